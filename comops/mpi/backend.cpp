@@ -1,0 +1,72 @@
+// The mpi backend: participants are the first np MPI world ranks on a cached sub-communicator.
+#include "comops/mpi/backend.hpp"
+
+#include <mpi.h>
+
+#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi/ops.hpp"
+
+namespace comops {
+namespace {
+
+class MpiBackend final : public Backend {
+ public:
+  std::string label() const override { return "mpi"; }
+  Participants participants() const override { return Participants::kProcesses; }
+
+  OpFactory op(OpKind kind) const override {
+    switch (kind) {
+      case OpKind::kPingpong: return mpi::make_pingpong;
+      case OpKind::kBroadcast: return mpi::make_broadcast;
+      case OpKind::kReduceMax:
+      case OpKind::kReduceSum: return mpi::make_reduce;
+      case OpKind::kGather: return mpi::make_gather;
+      case OpKind::kScatter: return mpi::make_scatter;
+      case OpKind::kBarrier: return mpi::make_barrier;
+    }
+    return {};
+  }
+
+  int max_participants() const override {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+  }
+
+  void spmd(int np, const std::function<void(Comm&)>& body) override {
+    MPI_Comm comm = comms_.get(np);
+    if (comm == MPI_COMM_NULL) return;
+    mpi::MpiComm participants(comm);
+    body(participants);
+  }
+
+  nlohmann::json context() const override {
+    int major = 0, minor = 0;
+    MPI_Get_version(&major, &minor);
+    return {{"mpi_standard", std::to_string(major) + "." + std::to_string(minor)},
+            {"datatypes", "MPI_BYTE for data movement, MPI_INT64_T for reductions"}};
+  }
+
+ private:
+  mpi::SubComms comms_;
+};
+
+class MpiFamily final : public BackendFamily {
+ public:
+  std::string name() const override { return "mpi"; }
+  std::string description() const override {
+    return "MPI processes: MPI_Send/MPI_Recv ping-pong and the MPI collectives";
+  }
+  bool needs_processes() const override { return true; }
+  std::vector<std::unique_ptr<Backend>> create() override {
+    std::vector<std::unique_ptr<Backend>> v;
+    v.push_back(std::make_unique<MpiBackend>());
+    return v;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BackendFamily> make_mpi_family() { return std::make_unique<MpiFamily>(); }
+
+}  // namespace comops

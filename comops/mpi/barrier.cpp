@@ -1,0 +1,25 @@
+// mpi barrier: MPI_Barrier over the participants.
+#include <mpi.h>
+
+#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi/ops.hpp"
+
+namespace comops::mpi {
+namespace {
+
+class Barrier final : public OpInstance {
+ public:
+  explicit Barrier(Comm& comm) : comm_(handle_of(comm)) {}
+  void run() override { MPI_Barrier(comm_); }
+
+ private:
+  MPI_Comm comm_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args&, Buffers&) {
+  return std::make_unique<Barrier>(comm);
+}
+
+}  // namespace comops::mpi

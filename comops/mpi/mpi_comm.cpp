@@ -1,0 +1,52 @@
+// MPI implementation of the participant Comm and the cache of sub-communicators.
+#include "comops/mpi/mpi_comm.hpp"
+
+namespace comops::mpi {
+
+MpiComm::MpiComm(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+void MpiComm::barrier() { MPI_Barrier(comm_); }
+
+void MpiComm::allreduce(double* values, int n, Reduce op) {
+  MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, to_mpi(op), comm_);
+}
+
+void MpiComm::allreduce(std::int64_t* values, int n, Reduce op) {
+  MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, to_mpi(op), comm_);
+}
+
+MPI_Comm handle_of(Comm& comm) {
+  auto* mpi = dynamic_cast<MpiComm*>(&comm);
+  if (mpi == nullptr) throw RuntimeError("an mpi op was given a participant group that is not MPI");
+  return mpi->handle();
+}
+
+SubComms::~SubComms() {
+  for (auto& [np, comm] : comms_)
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+}
+
+MPI_Comm SubComms::get(int np) {
+  auto it = comms_.find(np);
+  if (it != comms_.end()) return it->second;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &comm);
+  comms_.emplace(np, comm);
+  return comm;
+}
+
+MPI_Op to_mpi(Reduce op) {
+  switch (op) {
+    case Reduce::kMin: return MPI_MIN;
+    case Reduce::kMax: return MPI_MAX;
+    case Reduce::kSum: break;
+  }
+  return MPI_SUM;
+}
+
+}  // namespace comops::mpi

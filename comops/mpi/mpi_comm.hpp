@@ -1,0 +1,49 @@
+// Comm over an MPI communicator (the participants of one point), and the sub-communicator cache.
+#pragma once
+
+#include <mpi.h>
+
+#include <map>
+
+#include "comops/op.hpp"
+
+namespace comops::mpi {
+
+/// The participants of one point as an MPI communicator; owns nothing.
+class MpiComm final : public Comm {
+ public:
+  explicit MpiComm(MPI_Comm comm);
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void barrier() override;
+  void allreduce(double* values, int n, Reduce op) override;
+  void allreduce(std::int64_t* values, int n, Reduce op) override;
+  MPI_Comm handle() const { return comm_; }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 0;
+};
+
+/// The MPI handle behind a Comm that an mpi op receives (throws if it is not an MpiComm).
+MPI_Comm handle_of(Comm& comm);
+
+/// Communicators of the first np world ranks, created collectively on first use and cached;
+/// MPI_COMM_NULL on ranks outside. Every world rank must ask for the same np in the same order.
+class SubComms {
+ public:
+  SubComms() = default;
+  ~SubComms();
+  SubComms(const SubComms&) = delete;
+  SubComms& operator=(const SubComms&) = delete;
+  MPI_Comm get(int np);
+
+ private:
+  std::map<int, MPI_Comm> comms_;
+};
+
+/// MPI_Op for a Reduce.
+MPI_Op to_mpi(Reduce op);
+
+}  // namespace comops::mpi

@@ -1,0 +1,33 @@
+// mpi reduction: MPI_Reduce of 64-bit integers with MPI_MAX (the COMOPS global max) or MPI_SUM.
+#include <mpi.h>
+
+#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi/ops.hpp"
+
+namespace comops::mpi {
+namespace {
+
+class ReduceOp final : public OpInstance {
+ public:
+  ReduceOp(Comm& comm, const Args& args, Buffers& bufs)
+      : comm_(handle_of(comm)), root_(args.root), count_(static_cast<int>(args.count)),
+        op_(args.op == OpKind::kReduceSum ? MPI_SUM : MPI_MAX), bufs_(bufs) {}
+  void run() override {
+    MPI_Reduce(bufs_.send, bufs_.recv, count_, MPI_INT64_T, op_, root_, comm_);
+  }
+
+ private:
+  MPI_Comm comm_;
+  int root_;
+  int count_;
+  MPI_Op op_;
+  Buffers& bufs_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_reduce(Comm& comm, const Args& args, Buffers& bufs) {
+  return std::make_unique<ReduceOp>(comm, args, bufs);
+}
+
+}  // namespace comops::mpi

@@ -1,0 +1,142 @@
+// The one header a backend needs: operations, arguments, buffers, the participant communicator,
+// per-point operation instances and the backend interfaces the harness drives.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace comops {
+
+/// Every operation moves 8-byte signed integers; message sizes are multiples of this.
+using Elem = std::int64_t;
+inline constexpr std::size_t kElemBytes = sizeof(Elem);
+
+/// The COMOPS operations. What each one means (fill, check, bandwidth) lives in harness/ops.cpp.
+enum class OpKind { kPingpong, kBroadcast, kReduceMax, kReduceSum, kGather, kScatter, kBarrier };
+
+/// Reduction used by Comm::allreduce.
+enum class Reduce { kMin, kMax, kSum };
+
+/// Thrown for bad input the user can fix (exit code 2).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Thrown for failures at run time: allocation, launcher, I/O, the backend (exit code 3).
+struct RuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One point of the sweep as one participant sees it.
+struct Args {
+  OpKind op = OpKind::kPingpong;
+  int np = 2;               ///< participants in this point
+  std::size_t bytes = 0;    ///< message size: per participant block for gather/scatter
+  std::size_t count = 0;    ///< bytes / kElemBytes
+  int root = 0;             ///< root of rooted collectives; ping-pong runs between 0 and 1
+};
+
+/// One participant's private buffers, allocated and owned by the harness (page aligned, touched
+/// on the participant's bound core). Sizes are in elements.
+struct Buffers {
+  Elem* send = nullptr;
+  std::size_t send_count = 0;
+  Elem* recv = nullptr;
+  std::size_t recv_count = 0;
+};
+
+/// The group of participants of one point, seen from one participant: an MPI sub-communicator
+/// or a team of threads. All calls are collective over the group unless stated otherwise.
+class Comm {
+ public:
+  virtual ~Comm() = default;
+  virtual int rank() const = 0;  ///< 0 .. size()-1; participant 0 lives on world rank 0
+  virtual int size() const = 0;
+  virtual void barrier() = 0;
+  /// Element-wise reduction of n values in place; every participant gets the result.
+  virtual void allreduce(double* values, int n, Reduce op) = 0;
+  virtual void allreduce(std::int64_t* values, int n, Reduce op) = 0;
+
+  double allreduce(double v, Reduce op) {
+    allreduce(&v, 1, op);
+    return v;
+  }
+  std::int64_t allreduce(std::int64_t v, Reduce op) {
+    allreduce(&v, 1, op);
+    return v;
+  }
+};
+
+/// Named event counters of a backend (for example the DSM's hits and misses); cumulative.
+using Counters = std::vector<std::pair<std::string, std::int64_t>>;
+
+/// One participant's instance of an operation at one point. Built after the buffers, destroyed
+/// before they are freed; the constructor may allocate shared state collectively.
+class OpInstance {
+ public:
+  virtual ~OpInstance() = default;
+  /// Performs the operation once. Every participant calls it the same number of times.
+  virtual void run() = 0;
+  /// Cumulative counters since construction; the same names in the same order on every
+  /// participant. The harness reports their sum over participants for the timed iterations.
+  virtual Counters counters() const { return {}; }
+};
+
+/// Builds one participant's instance; called on every participant of a point.
+using OpFactory = std::function<std::unique_ptr<OpInstance>(Comm&, const Args&, Buffers&)>;
+
+/// How a backend's participants are realised; decides how the harness binds them.
+enum class Participants { kProcesses, kThreads };
+
+/// One configured backend (a label in the tables): "mpi", "shm-direct", "swcc-64", ...
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string label() const = 0;
+  virtual Participants participants() const = 0;
+  /// The factory for an op, or an empty function if this backend does not implement it.
+  virtual OpFactory op(OpKind kind) const = 0;
+  /// Largest participant count this backend can run in this process group (for processes: the
+  /// MPI world size; for threads: any).
+  virtual int max_participants() const = 0;
+  /// Called on every MPI world rank, in the same order everywhere: runs body(comm) once per
+  /// participant and returns on every world rank when this rank's share is done. Participant 0
+  /// must run on world rank 0. An exception thrown by body on any participant must come out of
+  /// spmd on world rank 0 (threads: never escape the parallel region; never hang the others).
+  virtual void spmd(int np, const std::function<void(Comm&)>& body) = 0;
+  /// Backend facts for the JSON context (library version, scheme, block size, ...).
+  virtual nlohmann::json context() const { return nlohmann::json::object(); }
+};
+
+/// A backend name the user can give to --backend (e.g. "shm"), which may expand into several
+/// configured backends (shm-staged and shm-direct). Registered explicitly in comops/registry.cpp.
+class BackendFamily {
+ public:
+  virtual ~BackendFamily() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  /// True when its participants are MPI processes (the launcher then sizes the MPI world).
+  virtual bool needs_processes() const = 0;
+  /// Adds this family's own options (e.g. --scheme) to the command line.
+  virtual void add_options(CLI::App& app) { (void)app; }
+  /// Checks this family's option values after parsing; throws UsageError.
+  virtual void validate() const {}
+  /// Creates the configured backends; called after MPI_Init on every world rank.
+  virtual std::vector<std::unique_ptr<Backend>> create() = 0;
+};
+
+/// Every backend family comops knows, in the order --backend=all runs them.
+std::vector<std::unique_ptr<BackendFamily>> backend_families();
+
+}  // namespace comops

@@ -1,0 +1,135 @@
+// The shm backend: a team of OpenMP threads on world rank 0, one backend per scheme.
+#include "comops/shm/backend.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "comops/shm/shm_op.hpp"
+#include "comops/shm/team.hpp"
+
+namespace comops {
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+// Fork and join edges of the parallel region as C++ atomics, so ThreadSanitizer sees the
+// happens-before that libgomp (not instrumented) provides: the main thread releases before the
+// region and every team thread acquires first thing; team threads release last thing and the
+// main thread acquires after the region. Globals, because a team thread must not read anything
+// the main thread wrote (not even the region's captured variables) before its acquire.
+std::atomic<std::uint64_t> g_fork{0};
+std::atomic<std::uint64_t> g_join{0};
+
+int world_rank() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return 0;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return 0;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+class ShmBackend final : public Backend {
+ public:
+  explicit ShmBackend(shm::Scheme scheme) : scheme_(scheme) {}
+
+  std::string label() const override { return fmt::format("shm-{}", shm::scheme_name(scheme_)); }
+  Participants participants() const override { return Participants::kThreads; }
+  OpFactory op(OpKind kind) const override { return shm::op_factory(scheme_, kind); }
+  int max_participants() const override { return kMaxThreads; }
+
+  void spmd(int np, const std::function<void(Comm&)>& body) override {
+    if (world_rank() != 0) return;
+    if (np < 1 || np > kMaxThreads)
+      throw UsageError(fmt::format("shm: {} threads requested, expected 1 to {}", np, kMaxThreads));
+    shm::Team team(np);
+    omp_set_dynamic(0);
+    g_fork.fetch_add(1, std::memory_order_release);
+#pragma omp parallel num_threads(np)
+    {
+      (void)g_fork.load(std::memory_order_acquire);
+      // Nothing may leave this block by an exception: failures go to the team, which wakes
+      // every waiting thread with TeamAborted, and spmd rethrows the first one afterwards.
+      try {
+        const int got = omp_get_num_threads();
+        if (got != np)
+          throw RuntimeError(fmt::format("shm: OpenMP gave {} threads, {} requested", got, np));
+        shm::TeamComm comm(team, omp_get_thread_num());
+        body(comm);
+      } catch (const shm::TeamAborted&) {
+      } catch (...) {
+        team.fail(std::current_exception());
+      }
+      g_join.fetch_add(1, std::memory_order_release);
+    }
+    (void)g_join.load(std::memory_order_acquire);
+    if (std::exception_ptr error = team.error()) std::rethrow_exception(error);
+  }
+
+  nlohmann::json context() const override {
+    return {{"scheme", std::string(shm::scheme_name(scheme_))},
+            {"threads", "OpenMP"},
+            {"openmp_version", _OPENMP}};
+  }
+
+ private:
+  shm::Scheme scheme_;
+};
+
+class ShmFamily final : public BackendFamily {
+ public:
+  std::string name() const override { return "shm"; }
+  std::string description() const override {
+    return "OpenMP threads in one process through shared memory (schemes: staged, direct)";
+  }
+  bool needs_processes() const override { return false; }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("--scheme", schemes_,
+                   "shm schemes, comma separated: staged (copy through a shared buffer, the "
+                   "paper's) and/or direct (single copy, point-to-point flags)")
+        ->delimiter(',')
+        ->capture_default_str()
+        ->group("shm backend");
+  }
+
+  void validate() const override {
+    if (schemes_.empty()) throw UsageError("--scheme: give at least one of staged, direct");
+    for (const auto& s : schemes_)
+      if (s != "staged" && s != "direct")
+        throw UsageError(fmt::format("--scheme: unknown shm scheme '{}' (expected staged or direct)", s));
+  }
+
+  std::vector<std::unique_ptr<Backend>> create() override {
+    validate();
+    std::vector<std::unique_ptr<Backend>> out;
+    std::vector<std::string> seen;
+    for (const auto& s : schemes_) {
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      out.push_back(std::make_unique<ShmBackend>(s == "staged" ? shm::Scheme::kStaged
+                                                               : shm::Scheme::kDirect));
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> schemes_{"staged", "direct"};
+};
+
+}  // namespace
+
+std::unique_ptr<BackendFamily> make_shm_family() { return std::make_unique<ShmFamily>(); }
+
+}  // namespace comops

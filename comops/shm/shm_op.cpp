@@ -1,0 +1,89 @@
+// Shared pieces of the shm ops: scheme names, staging buffers, reduction kernels, op factories.
+#include "comops/shm/shm_op.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+namespace comops::shm {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+constexpr std::size_t kBlockElems = 1024;  // 8 KiB: the destination block stays in L1
+
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+#define COMOPS_SHM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define COMOPS_SHM_CLONES
+#endif
+
+COMOPS_SHM_CLONES void max_into(Elem* __restrict dst, const Elem* __restrict src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] = dst[i] > src[i] ? dst[i] : src[i];
+}
+
+COMOPS_SHM_CLONES void sum_into(Elem* __restrict dst, const Elem* __restrict src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] += src[i];
+}
+
+}  // namespace
+
+std::string_view scheme_name(Scheme scheme) {
+  return scheme == Scheme::kStaged ? "staged" : "direct";
+}
+
+SharedArray::SharedArray(std::size_t count) {
+  const std::size_t bytes = std::max<std::size_t>(count * kElemBytes, kElemBytes);
+  const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+  auto* p = static_cast<Elem*>(std::aligned_alloc(kPage, rounded));
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, rounded);
+  data_.reset(p);
+}
+
+void SharedArray::Free::operator()(Elem* p) const { std::free(p); }
+
+void combine_into(Elem* dst, const Elem* src, std::size_t n, OpKind op) {
+  if (op == OpKind::kReduceMax)
+    max_into(dst, src, n);
+  else
+    sum_into(dst, src, n);
+}
+
+void reduce_into(Elem* dst, const Elem* const* srcs, int nsrc, std::size_t n, OpKind op) {
+  for (std::size_t lo = 0; lo < n; lo += kBlockElems) {
+    const std::size_t len = std::min(kBlockElems, n - lo);
+    copy_elems(dst + lo, srcs[0] + lo, len);
+    for (int s = 1; s < nsrc; ++s) combine_into(dst + lo, srcs[s] + lo, len, op);
+  }
+}
+
+OpFactory op_factory(Scheme scheme, OpKind kind) {
+  using Make = std::unique_ptr<OpInstance> (*)(Scheme, Comm&, const Args&, Buffers&);
+  Make make = nullptr;
+  switch (kind) {
+    case OpKind::kPingpong:
+      make = make_pingpong;
+      break;
+    case OpKind::kBroadcast:
+      make = make_broadcast;
+      break;
+    case OpKind::kReduceMax:
+    case OpKind::kReduceSum:
+      make = make_reduce;
+      break;
+    case OpKind::kGather:
+      make = make_gather;
+      break;
+    case OpKind::kScatter:
+      make = make_scatter;
+      break;
+    case OpKind::kBarrier:
+      make = make_barrier;
+      break;
+  }
+  return [scheme, make](Comm& comm, const Args& args, Buffers& bufs) {
+    return make(scheme, comm, args, bufs);
+  };
+}
+
+}  // namespace comops::shm

@@ -1,0 +1,125 @@
+// What the shm op files share: schemes, flag lines with an inline payload, staging buffers, the
+// published buffers of the team, the op base class and the per-op factories.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "comops/shm/team.hpp"
+
+namespace comops::shm {
+
+/// How an op moves data between threads.
+enum class Scheme {
+  kStaged,  ///< the paper's: copy into a shared buffer, full barrier, copy out; critical section
+  kDirect,  ///< one copy between the participants' own buffers, point-to-point sequence flags
+};
+
+std::string_view scheme_name(Scheme scheme);  ///< "staged" or "direct"
+
+/// Elements that travel inside a flag's cache line (one line fetch carries flag and data).
+inline constexpr std::size_t kInlineElems = 7;
+
+/// A sequence flag with a small payload in the same cache line; written by one thread.
+struct alignas(kLineBytes) Line {
+  std::atomic<std::uint64_t> seq{0};
+  Elem data[kInlineElems] = {};
+};
+
+/// A sequence flag alone on its lines; written by one thread.
+struct alignas(kLineBytes) SeqFlag {
+  std::atomic<std::uint64_t> seq{0};
+};
+
+/// One participant's buffers as published to the team (pointers stay valid for the op's life).
+struct Peer {
+  Elem* send = nullptr;
+  Elem* recv = nullptr;
+};
+
+/// A page-aligned array of count elements shared by the team (the staged scheme's buffer).
+class SharedArray {
+ public:
+  explicit SharedArray(std::size_t count);
+  Elem* data() const { return data_.get(); }
+
+ private:
+  struct Free {
+    void operator()(Elem* p) const;
+  };
+  std::unique_ptr<Elem[], Free> data_;
+};
+
+/// Spin-then-yield test-and-test-and-set lock: the staged reduction's critical section.
+class SpinLock {
+ public:
+  void lock(const Team& team) {
+    while (locked_.exchange(true, std::memory_order_acquire))
+      team.wait([&] { return !locked_.load(std::memory_order_relaxed); });
+  }
+  void unlock() { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
+
+/// Copies n elements (n may be 0 with null pointers).
+inline void copy_elems(Elem* dst, const Elem* src, std::size_t n) {
+  if (n != 0) std::memcpy(dst, src, n * kElemBytes);
+}
+
+/// dst[i] = max or sum of srcs[0..nsrc)[i] for i in [0, n); cache-blocked.
+void reduce_into(Elem* dst, const Elem* const* srcs, int nsrc, std::size_t n, OpKind op);
+/// dst[i] = max(dst[i], src[i]) or dst[i] += src[i].
+void combine_into(Elem* dst, const Elem* src, std::size_t n, OpKind op);
+
+/// Base of the shm ops: the thread's team, rank, the point and its buffers, an iteration number.
+class ShmOp : public OpInstance {
+ protected:
+  ShmOp(Comm& comm, const Args& args, const Buffers& bufs)
+      : team_(team_comm(comm).team()),
+        rank_(comm.rank()),
+        np_(comm.size()),
+        args_(args),
+        bufs_(bufs) {}
+
+  /// Publishes this thread's buffers into peers and waits until every thread has.
+  void publish(std::vector<Peer>& peers) {
+    peers[static_cast<std::size_t>(rank_)] = Peer{bufs_.send, bufs_.recv};
+    team_.barrier(rank_);
+  }
+  std::uint64_t next() { return ++seq_; }  ///< 1, 2, ...: the same on every thread
+
+  Team& team_;
+  const int rank_;
+  const int np_;
+  const Args args_;
+  const Buffers bufs_;
+
+ private:
+  std::uint64_t seq_ = 0;
+};
+
+std::unique_ptr<OpInstance> make_pingpong(Scheme scheme, Comm& comm, const Args& args,
+                                          Buffers& bufs);
+std::unique_ptr<OpInstance> make_broadcast(Scheme scheme, Comm& comm, const Args& args,
+                                           Buffers& bufs);
+std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args,
+                                        Buffers& bufs);
+std::unique_ptr<OpInstance> make_gather(Scheme scheme, Comm& comm, const Args& args,
+                                        Buffers& bufs);
+std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& args,
+                                         Buffers& bufs);
+std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,
+                                         Buffers& bufs);
+
+/// The factory of op kind under scheme (never empty: shm implements every op).
+OpFactory op_factory(Scheme scheme, OpKind kind);
+
+}  // namespace comops::shm

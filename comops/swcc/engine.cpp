@@ -1,0 +1,524 @@
+// The DSM runtime: requests and their accesses, the home/cache/requester handlers that apply
+// the pure transitions of protocol_*.cpp, the progress engine and its waits.
+#include "comops/swcc/engine.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <bit>
+#include <cstring>
+#include <exception>
+#include <fmt/format.h>
+
+#include "comops/op.hpp"
+
+namespace comops::swcc {
+
+bool valid_block_bytes(std::size_t b) {
+  return b == 8 || b == 64 || b == 256 || b == 1024 || b == 4096;
+}
+
+Engine::Engine(MPI_Comm comm, const Config& config)
+    : config_(config),
+      transport_(comm, std::max<std::size_t>(config.block_bytes, 64), config.fault),
+      rank_(transport_.rank()),
+      size_(transport_.size()),
+      block_bytes_(config.block_bytes),
+      block_shift_(std::countr_zero(config.block_bytes)),
+      dir_(transport_.rank(), transport_.size(), config.block_bytes) {
+  if (!valid_block_bytes(block_bytes_))
+    throw UsageError(fmt::format("swcc: block size {} not one of 8, 64, 256, 1024, 4096",
+                                 block_bytes_));
+  if (size_ > 64) throw RuntimeError("swcc: at most 64 ranks (sharer sets are 64-bit)");
+  void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw RuntimeError(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
+  segment_ = static_cast<std::uint8_t*>(p);
+}
+
+Engine::~Engine() {
+  if (std::uncaught_exceptions() == 0) {
+    try {
+      barrier();
+    } catch (...) {
+    }
+  }
+  munmap(segment_, config_.segment_bytes);
+}
+
+Stats Engine::stats() const {
+  Stats s = stats_;
+  s.messages = transport_.messages_sent();
+  s.bytes = transport_.bytes_sent();
+  return s;
+}
+
+std::uint64_t Engine::alloc(std::size_t bytes) {
+  std::int64_t v[2] = {static_cast<std::int64_t>(bytes), -static_cast<std::int64_t>(bytes)};
+  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT64_T, MPI_MAX, transport_.comm());
+  if (v[0] != -v[1]) throw RuntimeError("swcc: alloc called with different sizes on ranks");
+  const std::uint64_t align = std::max<std::size_t>(block_bytes_, 64);
+  std::uint64_t off = (next_offset_ + align - 1) / align * align;
+  if (off + bytes > config_.segment_bytes)
+    throw RuntimeError(fmt::format("swcc: segment of {} bytes exhausted (need {} more)",
+                                   config_.segment_bytes, bytes));
+  next_offset_ = off + bytes;
+  return off;
+}
+
+void Engine::release_to(std::uint64_t offset) {
+  barrier();
+  next_offset_ = std::min<std::uint64_t>(next_offset_, offset);
+}
+
+// ---- hit checks with the run-time block size (slow paths; Dsm<B> inlines its own) ----
+
+bool Engine::try_read(int home, std::uint64_t off, void* dst, std::size_t len) {
+  const std::uint64_t blk = off >> block_shift_;
+  if (!cached()) {
+    if (home != rank_) return false;
+    std::memcpy(dst, segment_ + off, len);
+    return true;
+  }
+  Entry* e = dir_.row(home).find(blk);
+  if (home == rank_) {
+    HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
+    if (home_access(rank_, e != nullptr, he, swcc::Access::kRead) != LocalAction::kHit) return false;
+    std::memcpy(dst, segment_ + off, len);
+    return true;
+  }
+  if (!e || cache_access(e->state, swcc::Access::kRead) != LocalAction::kHit) return false;
+  std::memcpy(dst, e->data + (off & (block_bytes_ - 1)), len);
+  return true;
+}
+
+bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t len) {
+  const std::uint64_t blk = off >> block_shift_;
+  if (!cached()) {
+    if (home != rank_) return false;
+    if (len) std::memcpy(segment_ + off, src, len);
+    return true;
+  }
+  Entry* e = dir_.row(home).find(blk);
+  if (home == rank_) {
+    HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
+    if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit) return false;
+    if (e && e->state == State::kShared) {  // no sharers left: silently take it
+      e->state = State::kModified;
+      e->owner = rank_;
+    }
+    if (len) std::memcpy(segment_ + off, src, len);
+    return true;
+  }
+  if (!e || cache_access(e->state, swcc::Access::kWrite) != LocalAction::kHit) return false;
+  if (len) std::memcpy(e->data + (off & (block_bytes_ - 1)), src, len);
+  return true;
+}
+
+// ---- requests ----
+
+void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload,
+                  std::uint32_t len, std::uint64_t tag, std::uint32_t offset, MsgType nacked) {
+  MsgHeader h;
+  h.type = type;
+  h.nacked = nacked;
+  h.src = rank_;
+  h.block = block;
+  h.offset = offset;
+  h.len = len;
+  h.tag = tag;
+  transport_.send(to, h, payload);
+}
+
+void Engine::send_request(int home, std::uint64_t block, MsgType type) {
+  send(home, type, block);
+}
+
+void Engine::enqueue(int home, std::uint64_t off, Access a) {
+  const std::uint64_t blk = off >> block_shift_;
+  const std::uint64_t k = key(home, blk);
+  ++stats_.misses;
+  ++outstanding_;
+  auto it = requests_.find(k);
+  if (it != requests_.end()) {  // one request per block and node: ride on it
+    it->second.accesses.push_back(std::move(a));
+    return;
+  }
+  if (home != rank_) dir_.lookup_or_create(home, blk);
+  const MsgType type = a.write ? MsgType::kWriteReq : MsgType::kReadReq;
+  Request& r = requests_[k];
+  r.sent = type;
+  r.start = MPI_Wtime();
+  r.accesses.push_back(std::move(a));
+  send_request(home, blk, type);
+}
+
+void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
+  auto it = requests_.find(key(home, blk));
+  if (it == requests_.end())
+    throw ProtocolError(fmt::format("swcc rank {}: reply for block {}:{} with no request",
+                                    rank_, home, blk));
+  Request& r = it->second;
+  std::size_t i = 0;
+  for (; i < r.accesses.size(); ++i) {
+    Access& a = r.accesses[i];
+    bool ok = a.write ? try_write(home, a.off, a.blocking_write ? nullptr : a.data.data(),
+                                  a.blocking_write ? 0 : a.len)
+                      : try_read(home, a.off, a.dst, a.len);
+    if (!ok) break;
+    if (a.done) *a.done = 1;
+    --outstanding_;
+  }
+  r.accesses.erase(r.accesses.begin(), r.accesses.begin() + static_cast<std::ptrdiff_t>(i));
+  if (r.accesses.empty()) {
+    requests_.erase(it);
+    return;
+  }
+  if (after_nack) ++stats_.retries;
+  r.sent = r.accesses.front().write ? MsgType::kWriteReq : MsgType::kReadReq;
+  send_request(home, blk, r.sent);
+}
+
+void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src,
+                        std::size_t len, int* done) {
+  const std::uint64_t tag = next_tag_++;
+  ++stats_.misses;
+  ++outstanding_;
+  sc_ops_[tag] = {dst, done};
+  if (dst)
+    send(home, MsgType::kScRead, off, nullptr, 0, tag, static_cast<std::uint32_t>(len));
+  else
+    send(home, MsgType::kScWrite, off, src, static_cast<std::uint32_t>(len), tag);
+}
+
+void Engine::read_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
+  int done = 0;
+  if (!cached()) {
+    sc_request(home, off, dst, nullptr, len, &done);
+  } else {
+    enqueue(home, off, Access{false, false, off, static_cast<std::uint32_t>(len), dst, {}, &done});
+  }
+  wait_until([&] { return done != 0; });
+}
+
+void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
+  if (!cached()) {
+    int done = 0;
+    sc_request(home, off, nullptr, src, len, &done);
+    wait_until([&] { return done != 0; });
+    return;
+  }
+  // The write-lock flag: from here until the value is written, a handler that would take the
+  // granted block away answers NACK instead.
+  write_lock_ = key(home, off >> block_shift_);
+  while (!try_write(home, off, src, len)) {
+    int done = 0;
+    enqueue(home, off, Access{true, true, off, static_cast<std::uint32_t>(len), nullptr, {}, &done});
+    wait_until([&] { return done != 0; });
+  }
+  write_lock_ = ~std::uint64_t{0};
+}
+
+void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
+  if (!cached()) return sc_request(home, off, dst, nullptr, len, nullptr);
+  enqueue(home, off, Access{false, false, off, static_cast<std::uint32_t>(len), dst, {}, nullptr});
+}
+
+void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
+  if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
+  const auto* p = static_cast<const std::uint8_t*>(src);
+  enqueue(home, off,
+          Access{true, false, off, static_cast<std::uint32_t>(len), nullptr, {p, p + len}, nullptr});
+}
+
+void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len) {
+  if (!cached()) {
+    if (home == rank_) {
+      std::memcpy(segment_ + off, src, len);
+      ++stats_.hits;
+      return;
+    }
+    return sc_request(home, off, nullptr, src, len, nullptr);
+  }
+  if (home == rank_ && try_write(home, off, src, len)) {
+    ++stats_.hits;
+    return;
+  }
+  const std::uint64_t blk = off >> block_shift_;
+  const auto in = static_cast<std::uint32_t>(off & (block_bytes_ - 1));
+  const std::uint64_t tag = next_tag_++;
+  const auto* p = static_cast<const std::uint8_t*>(src);
+  stores_[tag] = StoreOp{home, blk, in, {p, p + len}, MPI_Wtime()};
+  ++stats_.misses;
+  ++outstanding_;
+  send(home, MsgType::kStoreReq, blk, src, static_cast<std::uint32_t>(len), tag, in);
+}
+
+// ---- handlers ----
+
+void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
+  switch (h.type) {
+    case MsgType::kReadReq:
+    case MsgType::kWriteReq:
+    case MsgType::kStoreReq:
+    case MsgType::kInvalAck:
+    case MsgType::kFlushData:
+    case MsgType::kRemoteNack:
+      return on_home(h, payload);
+    case MsgType::kReadReply:
+    case MsgType::kWriteReply:
+    case MsgType::kStoreAck:
+    case MsgType::kNack:
+      if (h.src == rank_) return on_requester(h);
+      return on_cache(h, payload);
+    case MsgType::kInval:
+    case MsgType::kFlush:
+    case MsgType::kFlushInval:
+      return on_cache(h, payload);
+    case MsgType::kScRead:
+    case MsgType::kScReadReply:
+    case MsgType::kScWrite:
+    case MsgType::kScWriteAck:
+      return on_sc(h, payload);
+    case MsgType::kLockReq:
+    case MsgType::kLockGrant:
+    case MsgType::kUnlock:
+      return on_lock(h);
+    default:
+      throw ProtocolError(fmt::format("swcc rank {}: unknown message {}", rank_, int(h.type)));
+  }
+}
+
+void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
+  const std::uint64_t blk = h.block;
+  Entry* e = dir_.row(rank_).find(blk);
+  const HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{State::kModified, 0, rank_};
+  auto bi = busy_.find(blk);
+  const HomePending hp = bi != busy_.end() ? bi->second.pending : HomePending{};
+  HomeEvent ev{h.type, h.src, h.nacked, false};
+  if (h.type == MsgType::kReadReq || h.type == MsgType::kWriteReq ||
+      h.type == MsgType::kStoreReq)
+    ev.write_locked = write_lock_ == key(rank_, blk) &&
+                      home_access(rank_, e != nullptr, he, swcc::Access::kWrite) == LocalAction::kHit;
+  const HomeOutcome out = home_transition(rank_, he, hp, ev);
+  std::uint8_t* mem = segment_ + (blk << block_shift_);
+  if (h.type == MsgType::kRemoteNack) {
+    ++stats_.nacks;
+    ++stats_.retries;
+  }
+  if (out.take_flush_data) std::memcpy(mem, payload, block_bytes_);
+  std::uint64_t store_tag = h.tag;
+  if (out.apply_store) {
+    if (h.type == MsgType::kStoreReq) {
+      std::memcpy(mem + h.offset, payload, h.len);
+    } else {
+      Busy& b = bi->second;
+      std::memcpy(mem + b.store_off, b.store_data.data(), b.store_data.size());
+      store_tag = b.store_tag;
+    }
+  }
+  const bool busy = out.next.state == State::kBusyRead || out.next.state == State::kBusyWrite;
+  if (busy) {
+    Busy& b = busy_[blk];
+    b.pending = out.pending;
+    if (h.type == MsgType::kStoreReq && !out.nacked) {
+      b.store_tag = h.tag;
+      b.store_off = h.offset;
+      b.store_data.assign(payload, payload + h.len);
+    }
+  } else if (bi != busy_.end()) {
+    busy_.erase(blk);
+  }
+  const HomeEntry exclusive{State::kModified, 0, rank_};
+  if (!e && !(out.next == exclusive)) e = &dir_.lookup_or_create(rank_, blk);
+  if (e) {
+    e->state = out.next.state;
+    e->sharers = out.next.sharers;
+    e->owner = out.next.owner;
+  }
+  for (const Send& s : out.sends) {
+    switch (s.type) {
+      case MsgType::kNack:
+        send(s.to, MsgType::kNack, blk, nullptr, 0, h.tag, 0, h.type);
+        break;
+      case MsgType::kStoreAck:
+        send(s.to, MsgType::kStoreAck, blk, nullptr, 0, store_tag);
+        break;
+      default:
+        send(s.to, s.type, blk, s.with_data ? mem : nullptr,
+             s.with_data ? static_cast<std::uint32_t>(block_bytes_) : 0);
+    }
+  }
+}
+
+void Engine::on_requester(const MsgHeader& h) {
+  // The home's own requests: its directory entry already says what it may do.
+  switch (h.type) {
+    case MsgType::kStoreAck:
+      stores_.erase(h.tag);
+      --outstanding_;
+      return;
+    case MsgType::kNack:
+      ++stats_.nacks;
+      if (h.nacked == MsgType::kStoreReq) {
+        StoreOp& st = stores_.at(h.tag);
+        ++stats_.retries;
+        send(st.home, MsgType::kStoreReq, st.block, st.data.data(),
+             static_cast<std::uint32_t>(st.data.size()), h.tag, st.off);
+        return;
+      }
+      return serve(rank_, h.block, true);
+    default:
+      return serve(rank_, h.block, false);
+  }
+}
+
+void Engine::on_cache(const MsgHeader& h, const std::uint8_t* payload) {
+  const int home = h.src;
+  const std::uint64_t blk = h.block;
+  if (h.type == MsgType::kStoreAck ||
+      (h.type == MsgType::kNack && h.nacked == MsgType::kStoreReq))
+    return on_requester(h);
+  Entry& e = dir_.lookup_or_create(home, blk);
+  const bool locked = write_lock_ == key(home, blk);
+  const CacheOutcome out = cache_transition(rank_, home, e.state, h.type, locked);
+  if (h.type == MsgType::kNack) ++stats_.nacks;
+  if (out.install_data) std::memcpy(e.data, payload, block_bytes_);
+  e.state = out.next;
+  if (out.invalidated) ++stats_.invalidations;
+  for (const Send& s : out.sends) {
+    if (s.type == MsgType::kRemoteNack)
+      send(home, MsgType::kRemoteNack, blk, nullptr, 0, 0, 0, h.type);
+    else
+      send(home, s.type, blk, s.with_data ? e.data : nullptr,
+           s.with_data ? static_cast<std::uint32_t>(block_bytes_) : 0);
+  }
+  if (out.complete || out.retry) serve(home, blk, out.retry);
+}
+
+void Engine::on_sc(const MsgHeader& h, const std::uint8_t* payload) {
+  switch (h.type) {
+    case MsgType::kScRead:
+      send(h.src, MsgType::kScReadReply, h.block, segment_ + h.block, h.offset, h.tag);
+      return;
+    case MsgType::kScWrite:
+      std::memcpy(segment_ + h.block, payload, h.len);
+      send(h.src, MsgType::kScWriteAck, h.block, nullptr, 0, h.tag);
+      return;
+    default: {
+      auto it = sc_ops_.find(h.tag);
+      if (it == sc_ops_.end())
+        throw ProtocolError(fmt::format("swcc rank {}: sc reply {} unknown", rank_, h.tag));
+      if (h.type == MsgType::kScReadReply) std::memcpy(it->second.dst, payload, h.len);
+      if (it->second.done) *it->second.done = 1;
+      sc_ops_.erase(it);
+      --outstanding_;
+    }
+  }
+}
+
+void Engine::on_lock(const MsgHeader& h) {
+  const int id = static_cast<int>(h.tag);
+  if (h.type == MsgType::kLockGrant) {
+    granted_[id] = true;
+    return;
+  }
+  LockState& l = locks_[id];
+  if (h.type == MsgType::kLockReq) {
+    if (!l.held) {
+      l.held = true;
+      send(h.src, MsgType::kLockGrant, 0, nullptr, 0, h.tag);
+    } else {
+      l.queue.push_back(h.src);
+    }
+    return;
+  }
+  if (l.queue.empty()) {
+    l.held = false;
+  } else {
+    const int next = l.queue.front();
+    l.queue.erase(l.queue.begin());
+    send(next, MsgType::kLockGrant, 0, nullptr, 0, h.tag);
+  }
+}
+
+// ---- progress, waits, sync, barrier, locks ----
+
+void Engine::poll() {
+  transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
+}
+
+void Engine::wait_until(const std::function<bool()>& pred) {
+  const double t0 = MPI_Wtime();
+  for (std::uint64_t spins = 0;; ++spins) {
+    poll();
+    if (pred()) return;
+    if (spins > 64) sched_yield();  // oversubscribed runs must still finish
+    if ((spins & 255) == 255) {
+      const double now = MPI_Wtime();
+      check_watchdog(now, now - t0);
+    }
+  }
+}
+
+void Engine::check_watchdog(double now, double waited) {
+  const double limit = config_.watchdog_s;
+  bool late = waited > 2 * limit;
+  for (const auto& [k, r] : requests_) late = late || now - r.start > limit;
+  for (const auto& [k, s] : stores_) late = late || now - s.start > limit;
+  if (late)
+    throw RuntimeError(fmt::format("swcc rank {}: watchdog: no progress for {:.1f} s\n{}", rank_,
+                                   waited, dump()));
+}
+
+void Engine::sync() {
+  if (outstanding_ == 0) return;
+  wait_until([this] { return outstanding_ == 0; });
+}
+
+void Engine::barrier() {
+  sync();
+  MPI_Request req;
+  MPI_Ibarrier(transport_.comm(), &req);
+  wait_until([&] {
+    int flag = 0;
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    return flag != 0;
+  });
+}
+
+void Engine::lock(int id) {
+  granted_[id] = false;
+  send(id % size_, MsgType::kLockReq, 0, nullptr, 0, static_cast<std::uint64_t>(id));
+  wait_until([&] { return granted_[id]; });
+}
+
+void Engine::unlock(int id) {
+  sync();  // writes made under the lock are complete before anyone else gets it
+  granted_.erase(id);
+  send(id % size_, MsgType::kUnlock, 0, nullptr, 0, static_cast<std::uint64_t>(id));
+}
+
+bool Engine::quiescent() const {
+  return requests_.empty() && stores_.empty() && busy_.empty() && sc_ops_.empty() &&
+         outstanding_ == 0 && transport_.held() == 0;
+}
+
+std::string Engine::dump() const {
+  std::string s = fmt::format("rank {}: outstanding={} write_lock={:#x} held={}\n", rank_,
+                              outstanding_, write_lock_, transport_.held());
+  for (const auto& [k, r] : requests_)
+    s += fmt::format("  request {}:{} sent={} accesses={} age={:.2f}s\n", k >> 48,
+                     k & ((std::uint64_t{1} << 48) - 1), msg_name(r.sent), r.accesses.size(),
+                     MPI_Wtime() - r.start);
+  for (const auto& [t, st] : stores_)
+    s += fmt::format("  store {} to {}:{}\n", t, st.home, st.block);
+  for (const auto& [b, bz] : busy_)
+    s += fmt::format("  busy home block {}: {} from {} acks_left={}\n", b,
+                     msg_name(bz.pending.kind), bz.pending.requester, bz.pending.acks_left);
+  s += dir_.dump_all();
+  return s;
+}
+
+}  // namespace comops::swcc

@@ -1,0 +1,171 @@
+// The DSM runtime of one rank, independent of the compiled block size: global segment and
+// collective allocator, outstanding requests, the protocol handlers, the progress engine, sync,
+// barrier, locks, the uncached (sc) mode, counters and the watchdog.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "comops/swcc/directory.hpp"
+#include "comops/swcc/protocol.hpp"
+#include "comops/swcc/transport.hpp"
+
+namespace comops::swcc {
+
+/// How a DSM instance is built. All ranks must pass the same values.
+struct Config {
+  std::size_t block_bytes = 64;           ///< 8, 64, 256, 1024 or 4096
+  bool uncached = false;                  ///< sc mode: every remote access goes to the home
+  std::size_t segment_bytes = 16 << 20;   ///< this rank's global segment
+  FaultConfig fault;                      ///< transport fault injection (tests)
+  double watchdog_s = 60;                 ///< a request older than this throws with a dump
+};
+
+/// Per-rank event counters, cumulative since construction.
+struct Stats {
+  std::int64_t hits = 0;           ///< accesses served locally (cache hit or home memory)
+  std::int64_t misses = 0;         ///< accesses that needed a request
+  std::int64_t messages = 0;       ///< messages sent to other ranks
+  std::int64_t bytes = 0;          ///< bytes of those messages, headers included
+  std::int64_t nacks = 0;          ///< NACKs received (by requesters and by homes)
+  std::int64_t retries = 0;        ///< requests, invalidations and flushes sent again after a NACK
+  std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval
+};
+
+bool valid_block_bytes(std::size_t bytes);
+
+class Engine {
+ public:
+  /// Collective over `comm` (duplicated inside).
+  Engine(MPI_Comm comm, const Config& config);
+  /// Collective: waits until every rank is done, then frees the communicator.
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  std::size_t block_bytes() const { return block_bytes_; }
+  bool cached() const { return !config_.uncached; }
+  const Config& config() const { return config_; }
+  std::uint8_t* segment() { return segment_; }
+  Directory& dir() { return dir_; }
+  Stats stats() const;
+  std::int64_t& hit_counter() { return stats_.hits; }
+
+  /// Collective: reserves `bytes` in every rank's segment; returns the same offset everywhere.
+  std::uint64_t alloc(std::size_t bytes);
+  /// Collective: releases everything allocated at or after `offset`.
+  void release_to(std::uint64_t offset);
+
+  // Slow paths, called by Dsm<B> after its inline hit check failed. [off, off+len) lies inside
+  // one block of `home`'s segment.
+  void read_miss(int home, std::uint64_t off, void* dst, std::size_t len);
+  void write_miss(int home, std::uint64_t off, const void* src, std::size_t len);
+  void get_miss(int home, std::uint64_t off, void* dst, std::size_t len);
+  void put_miss(int home, std::uint64_t off, const void* src, std::size_t len);
+  /// Store: the home ends up owning the block with the bytes written. Completes by sync().
+  void store(int home, std::uint64_t off, const void* src, std::size_t len);
+
+  /// Waits for every outstanding get, put and store of this rank.
+  void sync();
+  /// sync, then a barrier over all ranks that serves protocol messages while waiting.
+  void barrier();
+  /// A global lock (id >= 0) homed at rank id % size; the wait serves protocol messages.
+  void lock(int id);
+  void unlock(int id);
+  /// Runs the progress engine once.
+  void poll();
+  /// Polls until pred() holds: spin, then sched_yield; throws on a watchdog timeout.
+  void wait_until(const std::function<bool()>& pred);
+
+  /// Directory dump plus outstanding requests, for failure reports.
+  std::string dump() const;
+  /// True when this rank has no outstanding request and its home entries are stable.
+  bool quiescent() const;
+
+ private:
+  struct Access {
+    bool write;           ///< needs Modified
+    bool blocking_write;  ///< write(): the caller applies the value after the grant
+    std::uint64_t off;  ///< byte offset in the home's segment
+    std::uint32_t len;
+    void* dst;
+    std::vector<std::uint8_t> data;  ///< put payload
+    int* done;                       ///< set to 1 when finished (may be null)
+  };
+  struct Request {
+    MsgType sent;  ///< kReadReq or kWriteReq
+    std::vector<Access> accesses;
+    double start;
+  };
+  struct StoreOp {
+    int home;
+    std::uint64_t block;
+    std::uint32_t off;
+    std::vector<std::uint8_t> data;
+    double start;
+  };
+  struct Busy {  ///< a home block serving a request
+    HomePending pending;
+    std::uint64_t store_tag = 0;
+    std::uint32_t store_off = 0;
+    std::vector<std::uint8_t> store_data;
+  };
+  struct LockState {
+    bool held = false;
+    std::vector<int> queue;
+  };
+
+  static std::uint64_t key(int home, std::uint64_t block) {
+    return (static_cast<std::uint64_t>(home) << 48) | block;
+  }
+  bool try_read(int home, std::uint64_t off, void* dst, std::size_t len);
+  bool try_write(int home, std::uint64_t off, const void* src, std::size_t len);
+  void enqueue(int home, std::uint64_t off, Access a);
+  void send_request(int home, std::uint64_t block, MsgType type);
+  void serve(int home, std::uint64_t block, bool after_nack);
+  void deliver(const MsgHeader& h, const std::uint8_t* payload);
+  void on_home(const MsgHeader& h, const std::uint8_t* payload);
+  void on_cache(const MsgHeader& h, const std::uint8_t* payload);
+  void on_requester(const MsgHeader& h);
+  void on_sc(const MsgHeader& h, const std::uint8_t* payload);
+  void on_lock(const MsgHeader& h);
+  void send(int to, MsgType type, std::uint64_t block, const void* payload = nullptr,
+            std::uint32_t len = 0, std::uint64_t tag = 0, std::uint32_t offset = 0,
+            MsgType nacked = MsgType::kReadReq);
+  void check_watchdog(double now, double waited);
+  void sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
+                  int* done);
+
+  Config config_;
+  Transport transport_;
+  int rank_, size_;
+  std::size_t block_bytes_;
+  int block_shift_;
+  std::uint8_t* segment_ = nullptr;
+  std::uint64_t next_offset_ = 0;
+  Directory dir_;
+  Stats stats_;
+  std::unordered_map<std::uint64_t, Request> requests_;  ///< by key(home, block)
+  std::unordered_map<std::uint64_t, StoreOp> stores_;    ///< by store id
+  std::unordered_map<std::uint64_t, Busy> busy_;         ///< home blocks in a busy state
+  struct ScOp {
+    void* dst;
+    int* done;
+  };
+  std::unordered_map<std::uint64_t, ScOp> sc_ops_;       ///< sc requests by id
+  std::unordered_map<int, LockState> locks_;             ///< locks homed here
+  std::unordered_map<int, bool> granted_;                ///< locks this rank asked for
+  std::uint64_t next_tag_ = 1;
+  std::int64_t outstanding_ = 0;  ///< unfinished accesses, stores and sc operations
+  std::uint64_t write_lock_ = ~std::uint64_t{0};  ///< the write-lock flag: key of the block
+};
+
+}  // namespace comops::swcc

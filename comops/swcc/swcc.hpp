@@ -1,0 +1,235 @@
+// swcc: a software cache-coherent distributed shared memory over MPI (the SWCC-Split-C design).
+//
+// Every rank owns a global segment; a global address is (rank, byte offset in that rank's
+// segment). Memory is coherent in blocks of B bytes (8, 64, 256, 1024 or 4096) kept by an MSI
+// invalidation protocol serialised at each block's home. B is chosen at run time once, through
+// with_dsm(), which instantiates the access paths for that compiled B: a hit costs one
+// directory probe and a copy, with no run-time block-size arithmetic.
+//
+//   comops::swcc::Config cfg;            // block_bytes, uncached (sc mode), segment, faults
+//   comops::swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& dsm) {
+//     auto a = dsm.template alloc<long>(100);   // collective: 100 longs on every rank
+//     dsm.write(a.on(1) + 5, 42L);               // blocking write to rank 1's element 5
+//     long v = dsm.read(a.on(1) + 5);            // blocking read (cached after a miss)
+//     dsm.get(&v, a.on(0), 1); dsm.sync();       // split-phase
+//     dsm.barrier();                             // serves protocol messages while waiting
+//   });
+//
+// Rules: an access of one element must not cross a block (elements are naturally aligned and
+// B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks. get/put/store
+// complete at sync() (and at barrier() and unlock(), which sync first). A split-phase put's
+// source is copied when issued. Only one thread per rank may use a Dsm.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "comops/swcc/engine.hpp"
+
+namespace comops::swcc {
+
+/// A global pointer: the element at byte `offset` of rank `rank`'s global segment.
+template <class T>
+struct global_ptr {
+  int rank = 0;
+  std::uint64_t offset = 0;
+  global_ptr operator+(std::ptrdiff_t i) const {
+    return {rank, offset + static_cast<std::uint64_t>(i * static_cast<std::ptrdiff_t>(sizeof(T)))};
+  }
+  global_ptr& operator+=(std::ptrdiff_t i) { return *this = *this + i; }
+  bool operator==(const global_ptr&) const = default;
+};
+
+/// The global pointer of `local`, an address inside the calling rank's segment, as seen from
+/// rank `rank` (Split-C toglobal: the same offset on another rank).
+template <class T>
+global_ptr<T> toglobal(int rank, std::uint64_t offset) {
+  return {rank, offset};
+}
+
+/// A spread array: `count` elements of T on every rank at the same offset (Split-C spread
+/// allocation). on(r) is rank r's part.
+template <class T>
+struct SpreadArray {
+  std::uint64_t offset = 0;
+  std::size_t count = 0;  ///< elements per rank
+  global_ptr<T> on(int rank) const { return {rank, offset}; }
+};
+
+/// The DSM with block size B compiled in. Create through with_dsm().
+template <std::size_t B>
+class Dsm {
+  static_assert(B == 8 || B == 64 || B == 256 || B == 1024 || B == 4096);
+
+ public:
+  static constexpr std::size_t kBlockBytes = B;
+  explicit Dsm(Engine& engine)
+      : e_(engine), me_(engine.rank()), seg_(engine.segment()), cached_(engine.cached()) {}
+
+  int rank() const { return me_; }
+  int size() const { return e_.size(); }
+  Engine& engine() { return e_; }
+
+  /// Collective: `count` elements of T on every rank (same offset everywhere).
+  template <class T>
+  SpreadArray<T> alloc(std::size_t count) {
+    return {e_.alloc(count * sizeof(T)), count};
+  }
+  /// The calling rank's own memory of a global pointer (valid for p.rank == rank(); see the
+  /// Split-C caveat: once other ranks touched the block, use read/write instead).
+  template <class T>
+  T* local(global_ptr<T> p) {
+    return reinterpret_cast<T*>(seg_ + p.offset);
+  }
+
+  /// Blocking read of one element.
+  template <class T>
+  T read(global_ptr<T> p) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
+    T v;
+    if (!hit_read(p.rank, p.offset, &v, sizeof(T))) e_.read_miss(p.rank, p.offset, &v, sizeof(T));
+    return v;
+  }
+  /// Blocking write of one element: returns once the block is Modified here with the value.
+  template <class T>
+  void write(global_ptr<T> p, const T& v) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
+    if (!hit_write(p.rank, p.offset, &v, sizeof(T)))
+      e_.write_miss(p.rank, p.offset, &v, sizeof(T));
+  }
+  /// Split-phase bulk get of n elements into dst; complete at sync().
+  template <class T>
+  void get(T* dst, global_ptr<T> p, std::size_t n) {
+    split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
+      auto* d = reinterpret_cast<std::uint8_t*>(dst) + done;
+      if (!hit_read(p.rank, off, d, len)) e_.get_miss(p.rank, off, d, len);
+    });
+  }
+  /// Split-phase bulk put of n elements from src (copied now); complete at sync().
+  template <class T>
+  void put(global_ptr<T> p, const T* src, std::size_t n) {
+    split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
+      const auto* s = reinterpret_cast<const std::uint8_t*>(src) + done;
+      if (!hit_write(p.rank, off, s, len)) e_.put_miss(p.rank, off, s, len);
+    });
+  }
+  /// Split-phase bulk store: the home writes the data and ends up owning the blocks.
+  template <class T>
+  void store(global_ptr<T> p, const T* src, std::size_t n) {
+    split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
+      e_.store(p.rank, off, reinterpret_cast<const std::uint8_t*>(src) + done, len);
+    });
+  }
+  /// Blocking bulk copies.
+  template <class T>
+  void read_bulk(T* dst, global_ptr<T> p, std::size_t n) {
+    get(dst, p, n);
+    sync();
+  }
+  template <class T>
+  void write_bulk(global_ptr<T> p, const T* src, std::size_t n) {
+    put(p, src, n);
+    sync();
+  }
+
+  void sync() { e_.sync(); }
+  void barrier() { e_.barrier(); }
+  void lock(int id) { e_.lock(id); }
+  void unlock(int id) { e_.unlock(id); }
+  void poll() { e_.poll(); }
+  Stats stats() const { return e_.stats(); }
+
+  /// The inline hit paths (also used by the micro-benchmarks).
+  bool hit_read(int home, std::uint64_t off, void* dst, std::size_t len) {
+    const std::uint8_t* src = readable(home, off);
+    if (!src) return false;
+    std::memcpy(dst, src, len);
+    ++e_.hit_counter();
+    return true;
+  }
+  bool hit_write(int home, std::uint64_t off, const void* src, std::size_t len) {
+    std::uint8_t* dst = writable(home, off);
+    if (!dst) return false;
+    std::memcpy(dst, src, len);
+    ++e_.hit_counter();
+    return true;
+  }
+
+ private:
+  static constexpr int kShift = __builtin_ctzll(B);
+
+  const std::uint8_t* readable(int home, std::uint64_t off) {
+    if (home == me_) {
+      DirRow& row = e_.dir().row(home);
+      if (row.empty()) return seg_ + off;  // home fast path: nobody else touched it
+      const Entry* en = row.find(off >> kShift);
+      if (!en || en->state == State::kShared ||
+          (en->state == State::kModified && en->owner == me_))
+        return seg_ + off;
+      return nullptr;
+    }
+    if (!cached_) return nullptr;
+    const Entry* en = e_.dir().row(home).find(off >> kShift);
+    if (en && (en->state == State::kShared || en->state == State::kModified))
+      return en->data + (off & (B - 1));
+    return nullptr;
+  }
+  std::uint8_t* writable(int home, std::uint64_t off) {
+    if (home == me_) {
+      DirRow& row = e_.dir().row(home);
+      if (row.empty()) return seg_ + off;
+      Entry* en = row.find(off >> kShift);
+      if (!en || (en->state == State::kModified && en->owner == me_)) return seg_ + off;
+      return nullptr;  // Shared without sharers is taken by the engine's slow path
+    }
+    if (!cached_) return nullptr;
+    Entry* en = e_.dir().row(home).find(off >> kShift);
+    if (en && en->state == State::kModified) return en->data + (off & (B - 1));
+    return nullptr;
+  }
+  // Calls f(offset, bytes done, bytes) for each block-sized piece of [p, p+n).
+  template <class T, class F>
+  void split(global_ptr<T> p, std::size_t n, F&& f) {
+    std::uint64_t off = p.offset;
+    std::size_t left = n * sizeof(T), done = 0;
+    while (left > 0) {
+      const std::size_t len = std::min<std::size_t>(left, B - (off & (B - 1)));
+      f(off, done, len);
+      off += len;
+      done += len;
+      left -= len;
+    }
+  }
+
+  Engine& e_;
+  int me_;
+  std::uint8_t* seg_;
+  bool cached_;
+};
+
+/// Calls f(Dsm<B>&) for the engine's block size.
+template <class F>
+decltype(auto) dispatch_block_size(Engine& engine, F&& f) {
+  switch (engine.block_bytes()) {
+    case 8: { Dsm<8> d(engine); return f(d); }
+    case 64: { Dsm<64> d(engine); return f(d); }
+    case 256: { Dsm<256> d(engine); return f(d); }
+    case 1024: { Dsm<1024> d(engine); return f(d); }
+    default: { Dsm<4096> d(engine); return f(d); }
+  }
+}
+
+/// Creates an Engine on `comm` (collective) and calls f(Dsm<B>&) with the compiled B equal to
+/// config.block_bytes: the one run-time dispatch. Returns what f returns.
+template <class F>
+decltype(auto) with_dsm(MPI_Comm comm, const Config& config, F&& f) {
+  Engine engine(comm, config);
+  return dispatch_block_size(engine, std::forward<F>(f));
+}
+
+}  // namespace comops::swcc

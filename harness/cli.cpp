@@ -1,0 +1,244 @@
+// CLI11 definition of every comops option and the translation of their values into a Config.
+#include "harness/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "harness/ops.hpp"
+#include "harness/sizes.hpp"
+
+namespace comops {
+namespace {
+
+constexpr const char* kFooter = R"(Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the
+round trip, latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate =
+size / RTT. Collectives: each participant averages its back-to-back iterations; the table
+shows min, avg and max over participants (max is the headline), median over repetitions.
+GB = 1e9 bytes; sizes accept K, M, G = 1024. Gather and scatter sizes are per participant.
+Default iterations: 64 MiB / size, clamped to 20..10000 (divided by 100, at least 5, when
+the run is oversubscribed); default warm-up: iterations / 10, at least 2.
+Run directly, comops launches itself under mpiexec with as many processes as the largest
+--np needs; run under mpiexec -n N or srun, it uses the N ranks it was given.
+Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";
+
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::size_t start = 0;
+    while (start <= item.size()) {
+      const auto comma = item.find(',', start);
+      const auto end = comma == std::string::npos ? item.size() : comma;
+      if (end > start) out.push_back(item.substr(start, end - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> resolve_backends(const std::vector<std::string>& names,
+                                          const std::vector<std::unique_ptr<BackendFamily>>& fams) {
+  std::vector<std::string> known;
+  for (const auto& f : fams) known.push_back(f->name());
+  std::vector<std::string> out;
+  for (const auto& n : split_list(names)) {
+    if (n == "all") {
+      for (const auto& k : known)
+        if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+      continue;
+    }
+    if (std::find(known.begin(), known.end(), n) == known.end())
+      throw UsageError(fmt::format("unknown backend '{}' (available: {}, all)", n,
+                                   fmt::join(known, ", ")));
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  if (out.empty()) throw UsageError("--backend names no backend");
+  return out;
+}
+
+std::vector<OpKind> resolve_ops(const std::vector<std::string>& names,
+                                const std::vector<std::string>& reduce_ops) {
+  std::vector<OpKind> reduces;
+  for (const auto& r : split_list(reduce_ops)) {
+    if (r == "max") reduces.push_back(OpKind::kReduceMax);
+    else if (r == "sum") reduces.push_back(OpKind::kReduceSum);
+    else throw UsageError(fmt::format("unknown --reduce-op '{}' (expected max or sum)", r));
+  }
+  std::vector<OpKind> picked;
+  for (const auto& n : split_list(names)) {
+    std::vector<OpKind> add;
+    if (n == "all") {
+      for (OpKind k : all_ops())
+        if (k != OpKind::kReduceMax && k != OpKind::kReduceSum) add.push_back(k);
+      add.insert(add.end(), reduces.begin(), reduces.end());
+    } else if (n == "reduce") {
+      add = reduces;
+    } else if (auto k = parse_op(n)) {
+      add.push_back(*k);
+    } else {
+      throw UsageError(fmt::format(
+          "unknown op '{}' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, "
+          "gather, scatter, barrier, all)",
+          n));
+    }
+    for (OpKind k : add)
+      if (std::find(picked.begin(), picked.end(), k) == picked.end()) picked.push_back(k);
+  }
+  if (picked.empty()) throw UsageError("--op names no operation");
+  // Run in the canonical order so tables come out the same however the list was written.
+  std::vector<OpKind> ordered;
+  for (OpKind k : all_ops())
+    if (std::find(picked.begin(), picked.end(), k) != picked.end()) ordered.push_back(k);
+  return ordered;
+}
+
+std::vector<int> parse_np_list(const std::vector<std::string>& items) {
+  std::vector<int> out;
+  for (const auto& s : split_list(items)) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || used == 0) throw UsageError(fmt::format("invalid --np value '{}'", s));
+    if (v < 1) throw UsageError(fmt::format("--np value {} must be at least 1", v));
+    out.push_back(v);
+  }
+  if (out.empty()) throw UsageError("--np names no participant count");
+  return out;
+}
+
+std::string join_argv(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+}  // namespace
+
+Config parse_command_line(int argc, char** argv,
+                          std::vector<std::unique_ptr<BackendFamily>>& families) {
+  Config c;
+  CLI::App app{"comops: message passing versus shared memory, measured the same way.\n"
+               "Runs the COMOPS operations on the chosen backends and prints bandwidth-versus-"
+               "size and time-versus-nprocs tables.",
+               "comops"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", "comops 0.1.0");
+
+  std::string backend_names = "all", op_names = "all", reduce_ops = "max", np_text, sizes_text;
+  std::string min_text = "8", max_text = "8M", np_bytes_text = "800K", bind = "compact";
+  std::size_t factor = 2;
+  std::string backend_help = "Backends to run, comma-separated, or all:";
+  for (const auto& f : families) backend_help += "\n  " + f->name() + ": " + f->description();
+  app.add_option("--backend", backend_names, backend_help)->capture_default_str();
+  app.add_option("--op", op_names,
+                 "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
+                 "reduce-max, reduce-sum, gather, scatter, barrier, or all")
+      ->capture_default_str();
+  app.add_option("--reduce-op", reduce_ops, "Reductions that 'reduce' and 'all' run: max, sum")
+      ->capture_default_str();
+  app.add_option("--np", np_text,
+                 "Participant counts for the time-versus-nprocs tables, e.g. 2,4,8 (default: "
+                 "powers of two up to the cores, or up to the ranks under mpiexec)");
+  app.add_option("--size-np", c.size_np,
+                 "Participants of the bandwidth-versus-size tables (default: the largest --np "
+                 "up to 4, as in the paper)");
+  auto* sizes_opt = app.add_option("--sizes", sizes_text,
+                                   "Explicit message sizes, e.g. 8,1K,800K (instead of -b/-e/-f)");
+  app.add_option("-b,--min-bytes", min_text, "Smallest message size")
+      ->capture_default_str()
+      ->excludes(sizes_opt);
+  app.add_option("-e,--max-bytes", max_text, "Largest message size")
+      ->capture_default_str()
+      ->excludes(sizes_opt);
+  app.add_option("-f,--step-factor", factor, "Factor between sizes")
+      ->capture_default_str()
+      ->excludes(sizes_opt);
+  app.add_option("--np-bytes", np_bytes_text, "Message size of the time-versus-nprocs tables")
+      ->capture_default_str();
+  app.add_option("-n,--iters", c.measure.iterations,
+                 "Timed iterations per repetition (default: by size, see below)");
+  app.add_option("-w,--warmup", c.measure.warmup, "Untimed iterations first (default: by size)");
+  app.add_option("-r,--repetitions", c.measure.repetitions, "Timed repetitions per point")
+      ->capture_default_str();
+  app.add_option("--seed", c.measure.seed, "Validation seed")->capture_default_str();
+  app.add_option("--bind", bind, "Core binding of participants: compact, spread or none")
+      ->capture_default_str();
+  app.add_flag("--no-limits", [&](std::int64_t) { c.limits = false; },
+               "Skip measuring the machine limits (cache-line round trip, memcpy)");
+  app.add_option("--progress", c.progress, "Progress on stderr: auto (a terminal), always, never")
+      ->capture_default_str();
+  app.add_option("--mpiexec", c.mpiexec,
+                 "Launcher used when comops is run directly (default: $COMOPS_MPIEXEC or "
+                 "mpiexec on PATH)");
+  std::string out_dir;
+  app.add_option("-o,--output-dir", out_dir,
+                 "Write table.txt, results.csv, results.json and gbench.json into this directory");
+  app.add_option("--csv", c.out.csv, "Write result rows as CSV to this file");
+  app.add_option("--json", c.out.json, "Write context and result rows as JSON to this file");
+  app.add_option("--gbench-json", c.out.gbench_json,
+                 "Write Google Benchmark JSON (for its compare.py) to this file");
+  app.add_flag("--inject-fault", c.measure.inject_fault)->group("");  // hidden, for tests
+
+  for (auto& f : families) f->add_options(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    throw EarlyExit{app.help()};
+  } catch (const CLI::CallForAllHelp&) {
+    throw EarlyExit{app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::Success& e) {  // --version
+    throw EarlyExit{std::string(e.what()) + "\n"};
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+
+  c.command_line = join_argv(argc, argv);
+  c.backends = resolve_backends({backend_names}, families);
+  c.ops = resolve_ops({op_names}, {reduce_ops});
+  if (!np_text.empty()) {
+    c.np_list = parse_np_list({np_text});
+    c.np_given = true;
+  }
+  if (c.size_np < 0) throw UsageError("--size-np must be at least 1");
+  if (!sizes_text.empty()) {
+    for (const auto& s : split_list({sizes_text})) c.sizes.push_back(parse_size(s));
+    if (c.sizes.empty()) throw UsageError("--sizes names no size");
+    std::sort(c.sizes.begin(), c.sizes.end());
+    c.sizes.erase(std::unique(c.sizes.begin(), c.sizes.end()), c.sizes.end());
+  } else {
+    c.sizes = geometric_sizes(parse_size(min_text), parse_size(max_text), factor);
+  }
+  c.np_bytes = parse_size(np_bytes_text);
+  check_element_multiple(c.sizes);
+  check_element_multiple({c.np_bytes});
+  if (app.count("--iters") && c.measure.iterations < 1)
+    throw UsageError("--iters must be at least 1");
+  if (app.count("--warmup") && c.measure.warmup < 0)
+    throw UsageError("--warmup must be at least 0");
+  if (c.measure.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  c.bind = parse_bind_policy(bind);
+  if (c.progress != "auto" && c.progress != "always" && c.progress != "never")
+    throw UsageError(
+        fmt::format("unknown --progress '{}' (expected auto, always or never)", c.progress));
+  if (!out_dir.empty()) {
+    const std::string& dir = out_dir;
+    c.out.dir = dir;
+    c.out.table = dir + "/table.txt";
+    if (c.out.csv.empty()) c.out.csv = dir + "/results.csv";
+    if (c.out.json.empty()) c.out.json = dir + "/results.json";
+    if (c.out.gbench_json.empty()) c.out.gbench_json = dir + "/gbench.json";
+  }
+  for (auto& f : families)
+    if (std::find(c.backends.begin(), c.backends.end(), f->name()) != c.backends.end())
+      f->validate();
+  return c;
+}
+
+}  // namespace comops

@@ -1,0 +1,51 @@
+// The validated configuration of one comops run, built from the command line.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/measure.hpp"
+#include "harness/pinning.hpp"
+
+namespace comops {
+
+/// Where the output files go; empty paths are not written.
+struct OutputPaths {
+  std::string dir;  ///< --output-dir, created if missing
+  std::string csv;
+  std::string json;
+  std::string gbench_json;
+  std::string table;  ///< the stdout tables, also written here (with --output-dir)
+};
+
+/// Everything a run needs, identical on every rank.
+struct Config {
+  std::vector<std::string> backends;   ///< family names, in run order
+  std::vector<OpKind> ops;             ///< in run order
+  std::vector<int> np_list;            ///< participant counts for the time-versus-nprocs tables
+  bool np_given = false;               ///< --np was given (otherwise chosen from the machine)
+  std::vector<std::size_t> sizes;      ///< bytes, for the bandwidth-versus-size tables
+  std::size_t np_bytes = 800u << 10;   ///< size of the time-versus-nprocs tables (800K)
+  int size_np = 0;                     ///< participants of the size tables (0: chosen)
+  MeasureOptions measure;
+  BindPolicy bind = BindPolicy::kCompact;
+  bool limits = true;                  ///< measure the machine limits
+  std::string progress = "auto";       ///< auto (stderr is a terminal), always, never
+  std::string mpiexec;                 ///< launcher to use when run directly (empty: mpiexec)
+  OutputPaths out;
+  std::string command_line;
+};
+
+/// Fills in what depends on the MPI world and checks participant counts against it.
+/// world_size: MPI processes comops runs in; launched: comops started under a launcher;
+/// process_backends: a selected backend uses MPI processes; cores: cores the process may use.
+/// Throws UsageError.
+void finalize_config(Config& config, int world_size, bool launched, bool process_backends,
+                     int cores);
+
+/// The largest participant count any point needs.
+int max_np(const Config& config);
+
+}  // namespace comops

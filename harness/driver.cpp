@@ -1,0 +1,206 @@
+// Orchestration of a run on every MPI world rank: parse, launch, limits, sweep, report, agree.
+#include "harness/driver.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+
+#include "harness/cli.hpp"
+#include "harness/launcher.hpp"
+#include "harness/metadata.hpp"
+#include "harness/noise.hpp"
+#include "harness/ops.hpp"
+#include "harness/progress.hpp"
+#include "harness/reporter.hpp"
+#include "harness/sizes.hpp"
+#include "harness/sweep.hpp"
+#include "harness/world.hpp"
+
+namespace comops {
+namespace {
+
+enum ExitCode { kOk = 0, kWrong = 1, kUsage = 2, kRuntime = 3 };
+
+void print_error(const std::string& message) { fmt::print(stderr, "comops: error: {}\n", message); }
+
+// Participants every sweep point's memory needs at most, against the machine's memory.
+void check_memory(const std::vector<Point>& points) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;
+  const double machine = static_cast<double>(pages) * static_cast<double>(page);
+  for (const auto& p : points) {
+    const Args a = args_for(p);
+    double total = 0;
+    for (int r = 0; r < a.np; ++r)
+      total += static_cast<double>(send_count(a, r) + recv_count(a, r)) * kElemBytes;
+    if (total > 0.8 * machine)
+      throw RuntimeError(fmt::format(
+          "{} at {} bytes with np={} needs {:.1f} GiB of buffers, more than this machine's {:.1f} "
+          "GiB can hold",
+          op_name(a.op), a.bytes, a.np, total / (1 << 30), machine / (1 << 30)));
+  }
+}
+
+std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const MachineLimits& limits,
+                                                      const nlohmann::json& context) {
+  if (!c.out.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(c.out.dir, ec);
+    if (ec) throw RuntimeError(fmt::format("cannot create {}: {}", c.out.dir, ec.message()));
+  }
+  std::vector<std::unique_ptr<Reporter>> reps;
+  reps.push_back(make_table_reporter(c.out.table, c, limits));
+  if (!c.out.csv.empty()) reps.push_back(make_csv_reporter(c.out.csv));
+  if (!c.out.json.empty()) reps.push_back(make_json_reporter(c.out.json, context));
+  if (!c.out.gbench_json.empty()) reps.push_back(make_gbench_reporter(c.out.gbench_json, context));
+  return reps;
+}
+
+// Default iterations shrink when the run is oversubscribed: every operation then waits for the
+// scheduler, and the full count would take minutes without telling anything more.
+MeasureOptions options_for(const Config& c, const Point& p, bool oversubscribed) {
+  MeasureOptions o = c.measure;
+  if (o.iterations == 0 && oversubscribed) o.iterations = std::max(5, iterations_for(p.bytes) / 100);
+  return o;
+}
+
+// Everything after MPI_Init. Throws UsageError / RuntimeError with the same message on every
+// rank where it can be known on every rank; rank-local failures are agreed by the caller.
+int run_in_world(World& world, Config& config,
+                 std::vector<std::unique_ptr<BackendFamily>>& families) {
+  bool process_backends = false;
+  std::vector<std::unique_ptr<Backend>> backends;
+  for (const auto& name : config.backends)
+    for (auto& f : families)
+      if (f->name() == name) {
+        process_backends |= f->needs_processes();
+        for (auto& b : f->create()) backends.push_back(std::move(b));
+      }
+  Pinning pinning(config.bind);
+  finalize_config(config, world.size(), under_launcher(), process_backends, pinning.cores());
+  for (const auto& b : backends)
+    if (max_np(config) > b->max_participants())
+      throw UsageError(fmt::format("{} runs at most {} participants here, np={} was asked for",
+                                   b->label(), b->max_participants(), max_np(config)));
+  std::vector<std::string> skipped;
+  const std::vector<Point> points = build_sweep(config, backends, &skipped);
+  check_memory(points);
+
+  // Rank 0 measures the machine and opens the outputs while the others wait quietly.
+  MachineLimits limits;
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  std::string failure;
+  const bool psi = cpu_stall_total_us().has_value();
+  if (world.is_root()) {
+    try {
+      for (const auto& s : skipped) fmt::print(stderr, "comops: note: {} is not implemented, skipped\n", s);
+      const auto idle = cpu_idle_share(200);
+      if (config.limits) {
+        measure_cacheline(pinning, limits);
+        std::vector<std::size_t> sizes = config.sizes;
+        sizes.push_back(config.np_bytes);
+        measure_memcpy(pinning, sizes, limits);
+      }
+      const auto context = run_context(config, world.size(), pinning, limits, idle, psi, backends);
+      reporters = open_reporters(config, limits, context);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  world.quiet_barrier();
+  failure = world.broadcast(failure);
+  if (!failure.empty()) throw RuntimeError(failure);
+
+  Progress progress(config.progress, points.size());
+  std::int64_t wrong = 0;
+  for (const Point& p : points) {
+    Backend& backend = *backends[p.backend];
+    const Args args = args_for(p);
+    const bool over = pinning.oversubscribed(p.np);
+    if (world.is_root()) progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np, format_size(p.bytes)));
+    const auto stall0 = world.is_root() ? cpu_stall_total_us() : std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    PointResult result;
+    std::string error;
+    try {
+      result = measure_point(backend, args, options_for(config, p, over), pinning);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    world.quiet_barrier();
+    const double wall_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    if (world.max(error.empty() ? 0 : 1) != 0) {
+      progress.done();
+      for (auto& r : reporters) r->finish();
+      throw RuntimeError(error.empty() ? fmt::format("{} failed on another rank", point_name(result))
+                                       : error);
+    }
+    if (world.is_root()) {
+      const auto stall1 = cpu_stall_total_us();
+      std::optional<double> stall;
+      if (stall0 && stall1) stall = static_cast<double>(*stall1 - *stall0);
+      const Row row = make_row(result, limits, over, stall, wall_us, p.size_table, p.np_table);
+      for (auto& r : reporters) r->add(row);
+      wrong += result.wrong;
+    }
+  }
+  progress.done();
+  for (auto& r : reporters) r->finish();
+  if (world.is_root() && wrong > 0)
+    fmt::print(stderr, "comops: error: {} wrong element(s) in the results\n", wrong);
+  return world.max(wrong > 0 ? kWrong : kOk);
+}
+
+}  // namespace
+
+int run_comops(int argc, char** argv) {
+  std::vector<std::unique_ptr<BackendFamily>> families;
+  Config config;
+  bool needs_launch = false;
+  try {
+    families = backend_families();
+    config = parse_command_line(argc, argv, families);
+    bool process_backends = false;
+    for (const auto& f : families)
+      for (const auto& name : config.backends)
+        if (f->name() == name) process_backends |= f->needs_processes();
+    if (process_backends && !under_launcher()) {
+      // The world must hold the largest np; without --np that is known only after the topology,
+      // so size it from the defaults finalize_config would choose.
+      Config probe = config;
+      finalize_config(probe, 1, false, false, Pinning(config.bind).cores());
+      needs_launch = max_np(probe) > 1;
+      if (needs_launch)
+        relaunch_under_mpiexec(find_mpiexec(config.mpiexec), max_np(probe), argc, argv);
+    }
+  } catch (const EarlyExit& e) {
+    fmt::print("{}", e.text);
+    return kOk;
+  } catch (const UsageError& e) {
+    print_error(e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    print_error(e.what());
+    return kRuntime;
+  }
+
+  World world(&argc, &argv);
+  int code = kOk;
+  std::string message;
+  try {
+    code = run_in_world(world, config, families);
+  } catch (const UsageError& e) {
+    code = kUsage;
+    message = e.what();
+  } catch (const std::exception& e) {
+    code = kRuntime;
+    message = e.what();
+  }
+  if (code >= kUsage && world.is_root()) print_error(message);
+  return code;
+}
+
+}  // namespace comops

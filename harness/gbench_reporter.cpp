@@ -1,0 +1,87 @@
+// Google Benchmark JSON reporter, so that Google Benchmark's tools/compare.py reads comops runs.
+#include <cmath>
+
+#include "harness/ops.hpp"
+#include "harness/reporter.hpp"
+#include "harness/stats.hpp"
+
+namespace comops {
+namespace {
+
+class GbenchReporter final : public Reporter {
+ public:
+  GbenchReporter(const std::string& path, const nlohmann::json& ctx) : path_(path) {
+    const auto& topo = ctx.value("topology", nlohmann::json::object());
+    doc_ = {{"context",
+             {{"date", ctx.value("date", "")},
+              {"host_name", ctx.value("host", "")},
+              {"executable", "comops"},
+              {"num_cpus", topo.value("pus", 0)},
+              {"mhz_per_cpu", 0},
+              {"cpu_scaling_enabled", false},
+              {"caches", nlohmann::json::array()},
+              {"library_build_type", "release"},
+              {"comops_version", ctx.value("comops_version", "")},
+              {"git_sha", ctx.value("git_sha", "")}}},
+            {"benchmarks", nlohmann::json::array()}};
+    write_file_atomically(path_, doc_.dump(2) + "\n");
+  }
+
+  void add(const Row& r) override {
+    const auto& p = r.point;
+    const std::string name = point_name(p);
+    const double moved = op_bytes_moved(p.args);
+    auto entry = [&](const std::string& run_type, double t_us) {
+      nlohmann::json e = {{"name", name},
+                          {"family_index", family_},
+                          {"per_family_instance_index", 0},
+                          {"run_name", name},
+                          {"run_type", run_type},
+                          {"repetitions", p.repetitions},
+                          {"threads", 1},
+                          {"iterations", p.iterations},
+                          {"real_time", t_us},
+                          {"cpu_time", t_us},
+                          {"time_unit", "us"}};
+      if (moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
+      return e;
+    };
+    auto& list = doc_["benchmarks"];
+    for (std::size_t i = 0; i < p.rep_max_us.size(); ++i) {
+      auto e = entry("iteration", p.rep_max_us[i]);
+      e["repetition_index"] = i;
+      list.push_back(e);
+    }
+    double mean = 0;
+    for (double t : p.rep_max_us) mean += t;
+    mean /= static_cast<double>(std::max<std::size_t>(p.rep_max_us.size(), 1));
+    double var = 0;
+    for (double t : p.rep_max_us) var += (t - mean) * (t - mean);
+    const double stddev =
+        p.rep_max_us.size() > 1 ? std::sqrt(var / static_cast<double>(p.rep_max_us.size() - 1)) : 0;
+    const std::pair<const char*, double> aggregates[] = {
+        {"mean", mean}, {"median", median(p.rep_max_us)}, {"stddev", stddev}};
+    for (const auto& [agg, value] : aggregates) {
+      auto e = entry("aggregate", value);
+      e["name"] = name + "_" + agg;
+      e["aggregate_name"] = agg;
+      list.push_back(e);
+    }
+    ++family_;
+    write_file_atomically(path_, doc_.dump(2) + "\n");
+  }
+
+ private:
+  std::string path_;
+  nlohmann::json doc_;
+  int family_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_gbench_reporter(const std::string& path,
+                                               const nlohmann::json& context) {
+  return std::make_unique<GbenchReporter>(path, context);
+}
+
+}  // namespace comops

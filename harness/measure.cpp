@@ -1,0 +1,165 @@
+// One point on every participant: pinned buffers, warm-up, timed repetitions, statistics over
+// ranks, validation with a fresh seed, and the backend's counters.
+#include "harness/measure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "harness/ops.hpp"
+#include "harness/stats.hpp"
+
+namespace comops {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+constexpr std::uint64_t kTimingSeedSalt = 0x7157a11fULL;  // timing data differs from checked data
+
+struct FreeDeleter {
+  void operator()(Elem* p) const { std::free(p); }
+};
+using ElemBuffer = std::unique_ptr<Elem[], FreeDeleter>;
+
+// Page-aligned, touched on the calling (bound) thread so its pages are local; may throw bad_alloc.
+ElemBuffer allocate(std::size_t count) {
+  const std::size_t bytes = std::max<std::size_t>(count * kElemBytes, kElemBytes);
+  const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+  auto* p = static_cast<Elem*>(std::aligned_alloc(kPage, rounded));
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, rounded);
+  return ElemBuffer(p);
+}
+
+// Raises the same RuntimeError on every participant when any of them failed.
+void agree(Comm& comm, bool failed, const std::string& what) {
+  if (comm.allreduce(std::int64_t{failed ? 1 : 0}, Reduce::kMax) != 0) throw RuntimeError(what);
+}
+
+// Runs on one participant; participant 0 writes `out`.
+void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
+                            const MeasureOptions& opt, int iterations, int warmup,
+                            const Pinning& pinning, PointResult& out) {
+  const int rank = comm.rank();
+  const int np = comm.size();
+  const int core = pinning.bind_self(rank, np);
+
+  Buffers bufs;
+  ElemBuffer send, recv;
+  bool failed = false;
+  try {
+    bufs.send_count = send_count(args, rank);
+    bufs.recv_count = recv_count(args, rank);
+    send = allocate(bufs.send_count);
+    recv = allocate(bufs.recv_count);
+    bufs.send = send.get();
+    bufs.recv = recv.get();
+  } catch (const std::bad_alloc&) {
+    failed = true;
+  }
+  agree(comm, failed, fmt::format("cannot allocate the buffers of {} at {} bytes", op_name(args.op),
+                                   args.bytes));
+
+  std::unique_ptr<OpInstance> inst = factory(comm, args, bufs);
+  const bool timed = op_is_timed(args, rank);
+  const int reps = opt.repetitions;
+  std::vector<double> local_us(static_cast<std::size_t>(reps));  // allocated before timing
+
+  fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, bufs);
+  comm.barrier();
+  for (int i = 0; i < warmup; ++i) inst->run();
+  const Counters before = inst->counters();
+  for (int r = 0; r < reps; ++r) {
+    comm.barrier();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iterations; ++i) inst->run();
+    const auto t1 = std::chrono::steady_clock::now();
+    local_us[static_cast<std::size_t>(r)] =
+        std::chrono::duration<double, std::micro>(t1 - t0).count() / iterations;
+  }
+  const Counters after = inst->counters();
+  comm.barrier();
+
+  // Statistics over timed ranks, per repetition.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::vector<double> mins(local_us), maxs(local_us), sums(local_us);
+  if (!timed) {
+    std::fill(mins.begin(), mins.end(), kInf);
+    std::fill(maxs.begin(), maxs.end(), -kInf);
+    std::fill(sums.begin(), sums.end(), 0.0);
+  }
+  comm.allreduce(mins.data(), reps, Reduce::kMin);
+  comm.allreduce(maxs.data(), reps, Reduce::kMax);
+  comm.allreduce(sums.data(), reps, Reduce::kSum);
+
+  std::vector<std::int64_t> counter_values;
+  for (std::size_t i = 0; i < after.size(); ++i)
+    counter_values.push_back(after[i].second - (i < before.size() ? before[i].second : 0));
+  if (!counter_values.empty())
+    comm.allreduce(counter_values.data(), static_cast<int>(counter_values.size()), Reduce::kSum);
+
+  // Validation: a fresh seed, one more operation, every received element checked exactly.
+  fill_inputs(args, rank, opt.seed, bufs);
+  comm.barrier();
+  inst->run();
+  comm.barrier();
+  if (opt.inject_fault && rank == fault_rank(args) && bufs.recv_count > 0)
+    bufs.recv[bufs.recv_count / 2] ^= 1;
+  const std::int64_t wrong = comm.allreduce(count_wrong(args, rank, opt.seed, bufs), Reduce::kSum);
+
+  std::vector<std::int64_t> cores(static_cast<std::size_t>(np), 0);
+  cores[static_cast<std::size_t>(rank)] = core + 1;
+  comm.allreduce(cores.data(), np, Reduce::kSum);
+  inst.reset();  // before the buffers it may reference
+
+  if (rank != 0) return;
+  int timed_ranks = 0;
+  for (int r = 0; r < np; ++r) timed_ranks += op_is_timed(args, r) ? 1 : 0;
+  std::vector<double> avgs(sums);
+  for (auto& a : avgs) a /= timed_ranks;
+  out.time_min_us = median(mins);
+  out.time_avg_us = median(avgs);
+  out.time_max_us = median(maxs);
+  out.rep_max_us = maxs;
+  out.wrong = wrong;
+  out.cores.clear();
+  for (auto c : cores) out.cores.push_back(static_cast<int>(c) - 1);
+  out.counters.clear();
+  for (std::size_t i = 0; i < after.size(); ++i)
+    out.counters.emplace_back(after[i].first, counter_values[i]);
+}
+
+}  // namespace
+
+int iterations_for(std::size_t bytes) {
+  constexpr std::size_t kBytesPerRep = 64u << 20;
+  const std::size_t n = kBytesPerRep / std::max<std::size_t>(bytes, kElemBytes);
+  return static_cast<int>(std::clamp<std::size_t>(n, 20, 10000));
+}
+
+int warmup_for(int iterations) { return std::max(2, iterations / 10); }
+
+PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
+                          const Pinning& pinning) {
+  const OpFactory factory = backend.op(args.op);
+  if (!factory)
+    throw UsageError(fmt::format("backend {} does not implement {}", backend.label(),
+                                 op_name(args.op)));
+  if (opt.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  PointResult out;
+  out.backend = backend.label();
+  out.args = args;
+  out.iterations = opt.iterations > 0 ? opt.iterations : iterations_for(args.bytes);
+  out.warmup = opt.warmup >= 0 ? opt.warmup : warmup_for(out.iterations);
+  out.repetitions = opt.repetitions;
+  backend.spmd(args.np, [&](Comm& comm) {
+    measure_on_participant(comm, args, factory, opt, out.iterations, out.warmup, pinning, out);
+  });
+  return out;
+}
+
+}  // namespace comops

@@ -1,0 +1,50 @@
+// Measuring one point (backend, op, np, size) on every participant: buffers, warm-up, timed
+// repetitions, statistics over ranks, validation with a fresh seed, counters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/pinning.hpp"
+
+namespace comops {
+
+/// How a point is measured. Zero / negative values mean "chosen by size" (see iterations_for).
+struct MeasureOptions {
+  int iterations = 0;       ///< timed back-to-back iterations per repetition; 0: by size
+  int warmup = -1;          ///< untimed iterations before the repetitions; -1: by iterations
+  int repetitions = 5;      ///< timed repetitions
+  std::uint64_t seed = 1;   ///< validation seed (a fresh one, never used for timing)
+  bool inject_fault = false;  ///< hidden: corrupt one received element before the check
+};
+
+/// Default iteration count for a message of `bytes` (documented in the README).
+int iterations_for(std::size_t bytes);
+/// Default warm-up count for `iterations` timed iterations.
+int warmup_for(int iterations);
+
+/// What one point measured; complete on world rank 0 (other ranks get a partial copy).
+struct PointResult {
+  std::string backend;
+  Args args;
+  int iterations = 0;
+  int warmup = 0;
+  int repetitions = 0;
+  double time_min_us = 0;  ///< per-iteration time: min over timed ranks, median over reps
+  double time_avg_us = 0;  ///< avg over timed ranks, median over reps
+  double time_max_us = 0;  ///< max over timed ranks, median over reps (the headline)
+  std::vector<double> rep_max_us;  ///< max over timed ranks of each repetition
+  std::int64_t wrong = 0;          ///< wrong elements over all participants
+  std::vector<int> cores;          ///< core of each participant (-1: unbound)
+  Counters counters;               ///< backend counters of the timed iterations, summed
+};
+
+/// Measures one point. Collective over every MPI world rank (call it everywhere, in the same
+/// order). Throws RuntimeError on every rank that knows of a failure (allocation, backend);
+/// the failure is agreed by all participants before timing, so no participant is left waiting.
+PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& options,
+                          const Pinning& pinning);
+
+}  // namespace comops

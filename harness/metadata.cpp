@@ -1,0 +1,73 @@
+// Run context for the JSON output (date, host, versions, options, topology, limits, backends).
+#include "harness/metadata.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "harness/ops.hpp"
+#include "harness/version.hpp"
+#include "harness/world.hpp"
+
+namespace comops {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  ::gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinning,
+                           const MachineLimits& limits, std::optional<double> idle_share,
+                           bool psi_available,
+                           const std::vector<std::unique_ptr<Backend>>& backends) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (OpKind op : c.ops) ops.push_back(std::string(op_name(op)));
+  nlohmann::json backend_facts = nlohmann::json::object();
+  for (const auto& b : backends) backend_facts[b->label()] = b->context();
+  auto opt_int = [](int v, bool given) { return given ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {
+      {"date", utc_now()},
+      {"host", host_name()},
+      {"git_sha", kGitSha},
+      {"comops_version", kVersion},
+      {"mpi_library", World::library_version()},
+      {"compiler", std::string("GCC ") + __VERSION__},
+      {"command_line", c.command_line},
+      {"options",
+       {{"backends", c.backends},
+        {"ops", ops},
+        {"np", c.np_list},
+        {"sizes_bytes", c.sizes},
+        {"np_bytes", c.np_bytes},
+        {"size_np", c.size_np},
+        {"iterations", opt_int(c.measure.iterations, c.measure.iterations > 0)},
+        {"warmup", opt_int(c.measure.warmup, c.measure.warmup >= 0)},
+        {"repetitions", c.measure.repetitions},
+        {"seed", c.measure.seed},
+        {"bind", bind_policy_name(c.bind)}}},
+      {"topology", pinning.summary()},
+      {"world_size", world_size},
+      {"cpu_idle_share", idle_share ? nlohmann::json(*idle_share) : nlohmann::json(nullptr)},
+      {"psi_available", psi_available},
+      {"oversubscribed", false},
+      {"bindings", nlohmann::json::object()},
+      {"limits", to_json(limits)},
+      {"backends", backend_facts},
+  };
+}
+
+}  // namespace comops

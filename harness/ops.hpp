@@ -1,0 +1,60 @@
+// What each COMOPS operation means, backend-free: names, buffer sizes, input fill, exact check,
+// which participants are timed and checked, and how bytes and time make a bandwidth.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "comops/op.hpp"
+
+namespace comops {
+
+/// All ops in the order a sweep runs them.
+const std::vector<OpKind>& all_ops();
+
+/// The name used on the command line and in every table and result row ("reduce-max", ...).
+std::string_view op_name(OpKind kind);
+
+/// Parses one op name; "reduce" is not accepted here (the CLI expands it by --reduce-op).
+std::optional<OpKind> parse_op(std::string_view name);
+
+/// True when the op moves data (all but barrier).
+bool op_has_data(OpKind kind);
+
+/// True for the ops whose message size is swept (all but barrier, which runs once at 0 bytes).
+bool op_takes_size(OpKind kind);
+
+/// Smallest participant count the op makes sense with (2 for ping-pong, 1 otherwise).
+int op_min_np(OpKind kind);
+
+/// Buffer sizes in elements that participant `rank` needs for args (count elements per block).
+std::size_t send_count(const Args& args, int rank);
+std::size_t recv_count(const Args& args, int rank);
+
+/// True when participant `rank` takes part in the timing of the op (ping-pong: ranks 0 and 1).
+bool op_is_timed(const Args& args, int rank);
+
+/// The input value of element `index` of participant `rank` for validation seed `seed`:
+/// a 32-bit non-negative hash, so sums over up to 2^31 participants cannot overflow.
+Elem pattern(std::uint64_t seed, int rank, std::size_t index);
+
+/// Fills participant rank's send buffer with the pattern and its receive buffer with a poison
+/// value no pattern can take.
+void fill_inputs(const Args& args, int rank, std::uint64_t seed, Buffers& bufs);
+
+/// Counts the elements of participant rank's receive buffer that differ from what the op must
+/// have produced for seed. Participants that receive nothing count 0.
+std::int64_t count_wrong(const Args& args, int rank, std::uint64_t seed, const Buffers& bufs);
+
+/// The participant whose receive buffer the fault-injection switch corrupts (it checks data).
+int fault_rank(const Args& args);
+
+/// Bytes that cross between participants in one operation, the numerator of bw_GBps
+/// (ping-pong: 2 x size per round trip; broadcast, reduce: size; gather, scatter: (np-1) x size).
+double op_bytes_moved(const Args& args);
+
+}  // namespace comops

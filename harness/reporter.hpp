@@ -1,0 +1,40 @@
+// Reporters receive every result row as soon as it is measured and keep it on disk or stdout.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/config.hpp"
+#include "harness/limits.hpp"
+#include "harness/row.hpp"
+
+namespace comops {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  /// Called once per row, in measurement order; the row is on disk when it returns.
+  virtual void add(const Row& row) = 0;
+  /// Called once at the end, also after a failure (what was measured is still reported).
+  virtual void finish() {}
+};
+
+/// Writes text to path through a temporary file and a rename, so a reader never sees half a
+/// file. Throws RuntimeError naming the path.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+/// CSV rows, appended and flushed one by one.
+std::unique_ptr<Reporter> make_csv_reporter(const std::string& path);
+/// The JSON document of harness/results_format.md, rewritten after every row.
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path, nlohmann::json context);
+/// Google Benchmark JSON (one entry per repetition plus mean/median/stddev), rewritten per row.
+std::unique_ptr<Reporter> make_gbench_reporter(const std::string& path,
+                                               const nlohmann::json& context);
+/// The readable tables, printed to stdout (and written to path if not empty) at the end.
+std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
+                                              const MachineLimits& limits);
+
+}  // namespace comops

@@ -1,0 +1,79 @@
+// Derived quantities of a result row and its JSON form.
+#include "harness/row.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/noise.hpp"
+#include "harness/ops.hpp"
+#include "harness/stats.hpp"
+
+namespace comops {
+
+Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscribed,
+             std::optional<double> stall_us, double wall_us, bool in_size_table,
+             bool in_np_table) {
+  Row r;
+  r.point = p;
+  const double t = p.time_max_us;
+  if (op_has_data(p.args.op) && t > 0) r.bw_GBps = op_bytes_moved(p.args) / t / 1e3;
+  if (p.args.op == OpKind::kPingpong && t > 0) {
+    r.latency_us = t / 2;
+    r.rate_GBps = static_cast<double>(p.args.bytes) / t / 1e3;
+  }
+  if (auto it = limits.memcpy_GBps.find(p.args.bytes); it != limits.memcpy_GBps.end())
+    r.memcpy_GBps = it->second;
+  r.oversubscribed = oversubscribed;
+  r.cpu_stall_us = stall_us;
+  r.contended = stall_us && wall_us > 0 && *stall_us > kContendedStallShare * wall_us;
+  r.in_size_table = in_size_table;
+  r.in_np_table = in_np_table;
+  return r;
+}
+
+nlohmann::json to_json(const Row& r) {
+  const auto& p = r.point;
+  auto opt = [](const std::optional<double>& v) -> nlohmann::json {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json tables = nlohmann::json::array();
+  if (r.in_size_table) tables.push_back("size");
+  if (r.in_np_table) tables.push_back("np");
+  nlohmann::json j = {
+      {"backend", p.backend},
+      {"op", std::string(op_name(p.args.op))},
+      {"np", p.args.np},
+      {"bytes", p.args.bytes},
+      {"iterations", p.iterations},
+      {"warmup", p.warmup},
+      {"repetitions", p.repetitions},
+      {"time_us", {{"min", p.time_min_us}, {"avg", p.time_avg_us}, {"max", p.time_max_us}}},
+      {"time_us_reps",
+       {{"median", median(p.rep_max_us)}, {"min", min_of(p.rep_max_us)}, {"max", max_of(p.rep_max_us)}}},
+      {"rep_times_us", p.rep_max_us},
+      {"bw_GBps", opt(r.bw_GBps)},
+      {"memcpy_GBps", opt(r.memcpy_GBps)},
+      {"wrong", p.wrong},
+      {"oversubscribed", r.oversubscribed},
+      {"cores", p.cores},
+      {"cpu_stall_us", opt(r.cpu_stall_us)},
+      {"contended", r.contended},
+      {"tables", tables},
+  };
+  if (p.args.op == OpKind::kPingpong) {
+    j["latency_us"] = opt(r.latency_us);
+    j["rate_GBps"] = opt(r.rate_GBps);
+  }
+  if (!p.counters.empty()) {
+    nlohmann::json c = nlohmann::json::object();
+    for (const auto& [name, value] : p.counters) c[name] = value;
+    j["counters"] = c;
+  }
+  return j;
+}
+
+std::string point_name(const PointResult& p) {
+  return fmt::format("{}/{}/np:{}/bytes:{}", p.backend, op_name(p.args.op), p.args.np,
+                     p.args.bytes);
+}
+
+}  // namespace comops

@@ -1,0 +1,38 @@
+// One result row: a measured point plus what the reporters derive from it (bandwidth, limits,
+// oversubscription, noise, table membership).
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/limits.hpp"
+#include "harness/measure.hpp"
+
+namespace comops {
+
+struct Row {
+  PointResult point;
+  std::optional<double> bw_GBps;      ///< bytes moved / headline time (none for barrier)
+  std::optional<double> latency_us;   ///< ping-pong: RTT / 2
+  std::optional<double> rate_GBps;    ///< ping-pong: COMOPS rate = size / RTT
+  std::optional<double> memcpy_GBps;  ///< the machine's memcpy bandwidth at this size
+  bool oversubscribed = false;
+  std::optional<double> cpu_stall_us;  ///< PSI stall while the point ran
+  bool contended = false;
+  bool in_size_table = false;  ///< a bandwidth-versus-size point
+  bool in_np_table = false;    ///< a time-versus-nprocs point
+};
+
+/// Derives a row. stall_us: PSI stall during the point (none without PSI); wall_us: its duration.
+Row make_row(const PointResult& point, const MachineLimits& limits, bool oversubscribed,
+             std::optional<double> stall_us, double wall_us, bool in_size_table,
+             bool in_np_table);
+
+/// The row as one element of the JSON results array (see harness/results_format.md).
+nlohmann::json to_json(const Row& row);
+
+/// "mpi/pingpong/np:2/bytes:8": the point's name in gbench JSON and progress lines.
+std::string point_name(const PointResult& point);
+
+}  // namespace comops

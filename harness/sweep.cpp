@@ -1,0 +1,54 @@
+// Building the list of points before the run.
+#include "harness/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/ops.hpp"
+
+namespace comops {
+
+std::vector<Point> build_sweep(const Config& c, const std::vector<std::unique_ptr<Backend>>& backends,
+                               std::vector<std::string>* skipped) {
+  std::vector<Point> points;
+  for (std::size_t b = 0; b < backends.size(); ++b) {
+    for (OpKind op : c.ops) {
+      if (!backends[b]->op(op)) {
+        if (skipped) skipped->push_back(fmt::format("{}: {}", backends[b]->label(), op_name(op)));
+        continue;
+      }
+      auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
+        for (auto& p : points)
+          if (p.backend == b && p.op == op && p.np == np && p.bytes == bytes) {
+            p.size_table |= size_table;
+            p.np_table |= np_table;
+            return;
+          }
+        points.push_back({b, op, np, bytes, size_table, np_table});
+      };
+      if (op_takes_size(op)) {
+        for (std::size_t bytes : c.sizes) add(c.size_np, bytes, true, false);
+        for (int np : c.np_list) add(np, c.np_bytes, false, true);
+      } else {
+        std::vector<int> nps = c.np_list;
+        if (std::find(nps.begin(), nps.end(), c.size_np) == nps.end()) nps.push_back(c.size_np);
+        std::sort(nps.begin(), nps.end());
+        for (int np : nps) add(np, 0, false, true);
+      }
+    }
+  }
+  return points;
+}
+
+Args args_for(const Point& p) {
+  Args a;
+  a.op = p.op;
+  a.np = p.np;
+  a.bytes = p.bytes;
+  a.count = p.bytes / kElemBytes;
+  a.root = 0;
+  return a;
+}
+
+}  // namespace comops

@@ -1,0 +1,34 @@
+// The sweep as data: every (backend, op, np, size) point, built identically on every rank
+// before anything runs, so no rank can take a different branch.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/config.hpp"
+
+namespace comops {
+
+struct Point {
+  std::size_t backend = 0;  ///< index into the configured backends
+  OpKind op = OpKind::kPingpong;
+  int np = 2;
+  std::size_t bytes = 0;
+  bool size_table = false;  ///< belongs to the bandwidth-versus-size table (np = size_np)
+  bool np_table = false;    ///< belongs to the time-versus-nprocs table (bytes = np_bytes)
+};
+
+/// Size points at config.size_np, then np points at config.np_bytes, per backend and op; a point
+/// in both tables appears once. Ops a backend does not implement are left out and named in
+/// `skipped` ("swcc-64: gather").
+std::vector<Point> build_sweep(const Config& config,
+                               const std::vector<std::unique_ptr<Backend>>& backends,
+                               std::vector<std::string>* skipped);
+
+/// Args for a point (count, root).
+Args args_for(const Point& point);
+
+}  // namespace comops

@@ -1,0 +1,157 @@
+// Readable tables: bandwidth versus size and time versus nprocs per op, backends side by side,
+// the machine limits beside them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "harness/ops.hpp"
+#include "harness/reporter.hpp"
+#include "harness/sizes.hpp"
+#include "harness/stats.hpp"
+
+namespace comops {
+namespace {
+
+std::string flags_of(const Row& r) {
+  std::string f;
+  if (r.oversubscribed) f += 'O';
+  if (r.contended) f += 'C';
+  if (r.point.wrong > 0) f += 'W';
+  return f;
+}
+
+std::string opt_num(const std::optional<double>& v, const char* spec = "{:10.4g}") {
+  return v ? fmt::format(fmt::runtime(spec), *v) : fmt::format("{:>10}", "-");
+}
+
+class TableReporter final : public Reporter {
+ public:
+  TableReporter(std::string path, const Config& config, const MachineLimits& limits)
+      : path_(std::move(path)), config_(config), limits_(limits) {}
+
+  void add(const Row& r) override { rows_.push_back(r); }
+
+  void finish() override {
+    const std::string text = render();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (!path_.empty()) write_file_atomically(path_, text);
+  }
+
+ private:
+  std::string render() const {
+    std::string s;
+    for (OpKind op : config_.ops) {
+      s += size_table(op);
+      s += np_table(op);
+    }
+    if (s.empty()) return "no points were measured\n";
+    s += "flags: O = oversubscribed (more participants than cores), C = contended (CPU stall > 5 % "
+         "of the point's time), W = wrong results\n";
+    return s;
+  }
+
+  std::string limits_line() const {
+    std::string s = "machine limits:";
+    if (limits_.cacheline_rtt_us)
+      s += fmt::format(" cache-line round trip {:.3f} us (cpus {} and {});",
+                       *limits_.cacheline_rtt_us, limits_.core_a, limits_.core_b);
+    else
+      s += " cache-line round trip not measured;";
+    s += limits_.memcpy_GBps.empty() ? " memcpy not measured\n" : " memcpy per size below\n";
+    return s;
+  }
+
+  std::string header(OpKind op, const char* first) const {
+    std::string h = fmt::format("{:>8}  {:<12}{:>10}{:>10}{:>10}  {:<21}{:>10}", first, "backend",
+                                op == OpKind::kPingpong ? "RTT_us" : "time_us", "min_us",
+                                "avg_us", "reps [min .. max] us", "bw_GBps");
+    if (op == OpKind::kPingpong) h += fmt::format("{:>11}{:>10}", "latency_us", "rate_GBps");
+    return h + "  flags\n";
+  }
+
+  std::string line(const std::string& key, const Row& r) const {
+    const auto& p = r.point;
+    std::string s = fmt::format(
+        "{:>8}  {:<12}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}", key, p.backend,
+        p.time_max_us, p.time_min_us, p.time_avg_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
+        opt_num(r.bw_GBps));
+    if (p.args.op == OpKind::kPingpong)
+      s += fmt::format(" {}{}", opt_num(r.latency_us), opt_num(r.rate_GBps));
+    return s + "  " + flags_of(r) + "\n";
+  }
+
+  std::string memcpy_line(const std::string& key, std::size_t bytes) const {
+    auto it = limits_.memcpy_GBps.find(bytes);
+    if (it == limits_.memcpy_GBps.end()) return "";
+    const double t_us = static_cast<double>(bytes) / (it->second * 1e3);
+    return fmt::format("{:>8}  {:<12}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n", key, "[memcpy]", t_us,
+                       "", "", "", it->second);
+  }
+
+  std::string size_table(OpKind op) const {
+    std::map<std::size_t, std::vector<const Row*>> by_size;
+    for (const auto& r : rows_)
+      if (r.in_size_table && r.point.args.op == op) by_size[r.point.args.bytes].push_back(&r);
+    if (by_size.empty() || !op_takes_size(op)) return "";
+    std::string s = fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op),
+                                config_.size_np);
+    s += definition(op) + limits_line() + header(op, "bytes");
+    for (const auto& [bytes, rows] : by_size) {
+      for (const Row* r : rows) s += line(format_size(bytes), *r);
+      s += memcpy_line(format_size(bytes), bytes);
+      if (op == OpKind::kPingpong && bytes <= 64 && limits_.cacheline_rtt_us)
+        s += fmt::format("{:>8}  {:<12}{:10.4g}\n", format_size(bytes), "[cache-line]",
+                         *limits_.cacheline_rtt_us);
+    }
+    return s + "\n";
+  }
+
+  std::string np_table(OpKind op) const {
+    std::map<int, std::vector<const Row*>> by_np;
+    for (const auto& r : rows_)
+      if (r.in_np_table && r.point.args.op == op) by_np[r.point.args.np].push_back(&r);
+    if (by_np.empty()) return "";
+    const std::size_t bytes = op_takes_size(op) ? config_.np_bytes : 0;
+    std::string s = op_takes_size(op)
+                        ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n", op_name(op),
+                                      bytes, format_size(bytes))
+                        : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
+    s += definition(op) + limits_line() + header(op, "np");
+    for (const auto& [np, rows] : by_np) {
+      for (const Row* r : rows) s += line(std::to_string(np), *r);
+    }
+    if (op_takes_size(op)) s += memcpy_line("-", bytes);
+    return s + "\n";
+  }
+
+  static std::string definition(OpKind op) {
+    if (op == OpKind::kPingpong)
+      return "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way "
+             "2 x size / RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions\n";
+    if (op == OpKind::kGather || op == OpKind::kScatter)
+      return "time = max over participants (min, avg beside it) of the per-iteration time; size "
+             "per participant; bw = (np-1) x size / time; GB = 1e9 B; median of repetitions\n";
+    if (op == OpKind::kBarrier)
+      return "time = max over participants (min, avg beside it) of the per-iteration time; "
+             "median of repetitions\n";
+    return "time = max over participants (min, avg beside it) of the per-iteration time; bw = "
+           "size / time; GB = 1e9 B; median of repetitions\n";
+  }
+
+  std::string path_;
+  const Config& config_;
+  const MachineLimits& limits_;
+  std::vector<Row> rows_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
+                                              const MachineLimits& limits) {
+  return std::make_unique<TableReporter>(path, config, limits);
+}
+
+}  // namespace comops

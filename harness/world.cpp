@@ -1,0 +1,62 @@
+// MPI world lifecycle, a sleeping barrier and rank agreement.
+#include "harness/world.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <thread>
+
+namespace comops {
+
+World::World(int* argc, char*** argv) {
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+World::~World() { MPI_Finalize(); }
+
+void World::quiet_barrier() const {
+  if (size_ == 1) return;
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  int done = 0;
+  for (int spins = 0;; ++spins) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) break;
+    // A few quick polls first (points end within microseconds of each other), then sleep.
+    if (spins > 100) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+int World::max(int value) const {
+  int out = value;
+  MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+bool World::broadcast(bool flag) const {
+  int v = flag ? 1 : 0;
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return v != 0;
+}
+
+std::string World::broadcast(const std::string& text) const {
+  int n = static_cast<int>(text.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string out = rank_ == 0 ? text : std::string(static_cast<std::size_t>(n), '\0');
+  MPI_Bcast(out.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return out;
+}
+
+std::string World::library_version() {
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string s(buf, static_cast<std::size_t>(len));
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\0')) s.pop_back();
+  return s;
+}
+
+}  // namespace comops

@@ -1,0 +1,234 @@
+"""Loads, validates and merges comops results JSON (harness/results_format.md); used by plot.py
+and compare.py so that what counts as a comops result is decided in one place."""
+
+import json
+import math
+import re
+
+SUPPORTED_FORMATS = (1,)
+# Ops in the order tables and figures show them; unknown ops follow, sorted by name.
+OP_ORDER = ("pingpong", "broadcast", "reduce-max", "reduce-sum", "gather", "scatter", "barrier")
+
+
+class ResultsError(Exception):
+    """A file that cannot be used; str() is the one line to print (it names the file)."""
+
+
+def _not_comops(path, why):
+    return ResultsError(f"{path}: not a comops result ({why})")
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _check_row(path, index, row):
+    where = f"results[{index}]"
+    if not isinstance(row, dict):
+        raise _not_comops(path, f"{where} is not an object")
+    for name in ("backend", "op"):
+        if not isinstance(row.get(name), str) or not row[name]:
+            raise _not_comops(path, f"{where}.{name} missing or not a string")
+    if not _is_int(row.get("np")) or row["np"] < 1:
+        raise _not_comops(path, f"{where}.np missing or not a positive integer")
+    if not _is_int(row.get("bytes")) or row["bytes"] < 0:
+        raise _not_comops(path, f"{where}.bytes missing or not a non-negative integer")
+    for name in ("time_us", "time_us_reps"):
+        stats = row.get(name)
+        if stats is None:
+            continue
+        if not isinstance(stats, dict) or not all(
+                v is None or _is_number(v) for v in stats.values()):
+            raise _not_comops(path, f"{where}.{name} is not an object of numbers")
+    reps = row.get("rep_times_us")
+    if reps is not None and (not isinstance(reps, list)
+                             or not all(_is_number(v) for v in reps)):
+        raise _not_comops(path, f"{where}.rep_times_us is not a list of numbers")
+    wrong = row.get("wrong")
+    if wrong is not None and (not _is_int(wrong) or wrong < 0):
+        raise _not_comops(path, f"{where}.wrong is not a non-negative integer")
+
+
+def key(row):
+    """The identity of a point: (backend, op, np, bytes)."""
+    return (row["backend"], row["op"], row["np"], row["bytes"])
+
+
+def key_name(point):
+    """'mpi/pingpong/np:2/bytes:8', the name comops' gbench JSON gives the same point."""
+    backend, op, np_, nbytes = point
+    return f"{backend}/{op}/np:{np_}/bytes:{nbytes}"
+
+
+def op_order(op):
+    """Sort key of an op name: OP_ORDER first, then the others by name."""
+    return (OP_ORDER.index(op) if op in OP_ORDER else len(OP_ORDER), op)
+
+
+def sort_key(point):
+    backend, op, np_, nbytes = point
+    return (op_order(op), backend, np_, nbytes)
+
+
+class Results:
+    """One comops results file, or several merged: context plus rows keyed by key()."""
+
+    def __init__(self, paths, context, rows):
+        self.paths = paths      # the files it came from, in order
+        self.context = context  # dict (of the first file, merged limits and options)
+        self.rows = rows        # {(backend, op, np, bytes): row dict}
+
+    def points(self):
+        return sorted(self.rows, key=sort_key)
+
+    def limits(self):
+        limits = self.context.get("limits")
+        return limits if isinstance(limits, dict) else {}
+
+    def options(self):
+        options = self.context.get("options")
+        return options if isinstance(options, dict) else {}
+
+    def memcpy_GBps(self):
+        """{bytes: single-thread memcpy GB/s} from context.limits.memcpy, else from the rows."""
+        table = {}
+        entries = self.limits().get("memcpy")
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and _is_int(entry.get("bytes")) and _is_number(
+                    entry.get("bw_GBps")):
+                table[entry["bytes"]] = entry["bw_GBps"]
+        if not table:
+            for row in self.rows.values():
+                if _is_number(row.get("memcpy_GBps")):
+                    table[row["bytes"]] = row["memcpy_GBps"]
+        return table
+
+
+def load(path):
+    """Reads and validates one comops results file; raises ResultsError with a one-line reason."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot read ({e.strerror or e})")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise _not_comops(path, f"invalid JSON: {e}")
+    if not isinstance(doc, dict):
+        raise _not_comops(path, "top level is not a JSON object")
+    if "comops_format" not in doc:
+        raise _not_comops(path, "no comops_format field")
+    if doc["comops_format"] not in SUPPORTED_FORMATS:
+        raise _not_comops(path, f"comops_format {doc['comops_format']!r} is not one of "
+                          f"{', '.join(map(str, SUPPORTED_FORMATS))}")
+    context = doc.get("context", {})
+    if not isinstance(context, dict):
+        raise _not_comops(path, "context is not an object")
+    results = doc.get("results")
+    if not isinstance(results, list):
+        raise _not_comops(path, "no results list")
+    rows = {}
+    for index, row in enumerate(results):
+        _check_row(path, index, row)
+        rows[key(row)] = row  # a duplicate inside one file: the later row wins, as on merge
+    return Results([path], context, rows)
+
+
+def merge(results, note=None):
+    """Merges Results in order; a later file's row replaces an earlier one with the same key
+    (reported through note(text)). Context: the first file's, with options.np_bytes,
+    options.size_np and limits.cacheline_rtt_us taken from the last file that has them and the
+    memcpy limits merged per size (later wins)."""
+    note = note or (lambda text: None)
+    merged = Results(list(results[0].paths), dict(results[0].context), dict(results[0].rows))
+    merged.context["options"] = dict(results[0].options())
+    merged.context["limits"] = dict(results[0].limits())
+    hosts = {r.context.get("host") for r in results if r.context.get("host")}
+    if len(hosts) > 1:
+        note(f"merging results from different hosts: {', '.join(sorted(hosts))}")
+    for later in results[1:]:
+        merged.paths.extend(later.paths)
+        for point, row in later.rows.items():
+            if point in merged.rows:
+                note(f"{key_name(point)}: {later.paths[0]} replaces the earlier row")
+            merged.rows[point] = row
+        for name in ("np_bytes", "size_np"):
+            if later.options().get(name) is not None:
+                merged.context["options"][name] = later.options()[name]
+        limits = later.limits()
+        if limits.get("cacheline_rtt_us") is not None:
+            merged.context["limits"]["cacheline_rtt_us"] = limits["cacheline_rtt_us"]
+            merged.context["limits"]["cacheline_cores"] = limits.get("cacheline_cores")
+        if isinstance(limits.get("memcpy"), list) and limits["memcpy"]:
+            earlier = merged.context["limits"].get("memcpy")
+            sizes = {}
+            for entry in (earlier if isinstance(earlier, list) else []) + limits["memcpy"]:
+                if isinstance(entry, dict) and _is_int(entry.get("bytes")):
+                    sizes[entry["bytes"]] = entry
+            merged.context["limits"]["memcpy"] = [sizes[b] for b in sorted(sizes)]
+    return merged
+
+
+def load_all(paths, note=None):
+    """load() each path and merge() them."""
+    return merge([load(p) for p in paths], note)
+
+
+def headline_us(row):
+    """The point's headline time in us, median over repetitions (ping-pong: the round trip):
+    time_us_reps.median, else time_us.max, else the median of rep_times_us; None if absent."""
+    for name, field in (("time_us_reps", "median"), ("time_us", "max")):
+        stats = row.get(name)
+        if isinstance(stats, dict) and _is_number(stats.get(field)):
+            return float(stats[field])
+    samples = samples_us(row)
+    return median(samples) if samples else None
+
+
+def spread_us(row):
+    """(min, max) of the headline over repetitions, or None."""
+    stats = row.get("time_us_reps")
+    if isinstance(stats, dict) and _is_number(stats.get("min")) and _is_number(stats.get("max")):
+        return float(stats["min"]), float(stats["max"])
+    samples = samples_us(row)
+    return (min(samples), max(samples)) if samples else None
+
+
+def samples_us(row):
+    """The headline time of each repetition (rep_times_us), as floats."""
+    return [float(v) for v in row.get("rep_times_us") or []]
+
+
+def flagged(row):
+    """True for a point measured oversubscribed (np > cores) or contended (CPU stall > 5 %)."""
+    return bool(row.get("oversubscribed")) or bool(row.get("contended"))
+
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else 0.5 * (values[n // 2 - 1] + values[n // 2])
+
+
+_SIZE = re.compile(r"^\s*(\d+)\s*([kKmMgG]?)[bB]?\s*$")
+
+
+def parse_bytes(text):
+    """'819200', '800K', '1M', '2G' (K/M/G = 1024^n, optional trailing B) -> bytes."""
+    match = _SIZE.match(str(text))
+    if not match:
+        raise ValueError(f"not a size: {text!r} (use 8, 800K, 1M)")
+    return int(match.group(1)) * 1024 ** " KMG".index(match.group(2).upper() or " ")
+
+
+def format_bytes(nbytes):
+    """Largest exact 1024 suffix: 8 -> '8', 1024 -> '1K', 819200 -> '800K'."""
+    for suffix in ("G", "M", "K"):
+        unit = 1024 ** ("_KMG".index(suffix))
+        if nbytes and nbytes % unit == 0:
+            return f"{nbytes // unit}{suffix}"
+    return str(nbytes)

@@ -1,0 +1,344 @@
+#!/usr/bin/python3
+"""Draws the COMOPS paper's figures for this machine from comops results JSON files.
+
+Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it has no rows):
+  pingpong-rate-npNP     ping-pong rate = size / round trip versus size (paper Fig. 3)
+  OP-bw-npNP             bandwidth versus size for broadcast, reduce-max (Figs. 4, 5) and, when
+                         present, reduce-sum, gather, scatter
+  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6)
+  OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);
+                         barrier-vs-np for the barrier (it has no size)
+One line per backend label (mpi, shm-staged, swcc-64, ...), a shaded band from the minimum to
+the maximum over repetitions, hollow markers on points measured oversubscribed or contended,
+and the machine limit: single-thread memcpy bandwidth (half of it for the ping-pong rate, which
+counts one copy each way per round trip), the core-to-core cache-line round trip on the
+small-message figure, and the memcpy time of the bytes each point moves on time-versus-np.
+Size "rows" are rows whose tables include "size", np rows those whose tables include "np".
+"""
+
+import argparse
+import os
+import sys
+
+import comops_results as cr
+
+PROG = "plot.py"
+SMALL_MAX_BYTES = 80
+PAPER_SIZE_OPS = ("broadcast", "reduce-max")  # figures the paper has: a note when missing
+PAPER_NP_OPS = ("pingpong", "broadcast", "reduce-max")
+FAMILY_STYLE = {"mpi": ("-", "o"), "shm": ("--", "s"), "swcc": (":", "^")}
+FLAG_TEXT = "hollow marker: oversubscribed (np > cores) or contended (CPU stall > 5 %)"
+BAND_TEXT = "shaded: min-max over repetitions"
+
+
+def note(text):
+    print(f"{PROG}: note: {text}", file=sys.stderr)
+
+
+def in_table(row, table):
+    tables = row.get("tables")
+    return not isinstance(tables, list) or table in tables
+
+
+def op_title(op):
+    return {"pingpong": "Ping-pong", "reduce-max": "Reduction (max)",
+            "reduce-sum": "Reduction (sum)"}.get(op, op.capitalize())
+
+
+class Plotter:
+    def __init__(self, results, out_dir, fmt, dpi):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib import ticker
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+        self.plt, self.ticker, self.Line2D, self.Patch = plt, ticker, Line2D, Patch
+        plt.rcParams["svg.hashsalt"] = "comops"  # stable SVG ids run to run
+        self.results, self.out_dir, self.fmt, self.dpi = results, out_dir, fmt, dpi
+        backends = sorted({p[0] for p in results.rows})
+        cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        self.color = {b: cycle[i % len(cycle)] for i, b in enumerate(backends)}
+        self.written = []
+
+    # -- helpers -------------------------------------------------------------------------------
+    def style(self, backend):
+        return FAMILY_STYLE.get(backend.split("-")[0], ("-.", "D"))
+
+    def footer(self, fig, extra):
+        ctx = self.results.context
+        parts = [f"host {ctx.get('host', '?')}", str(ctx.get("date", "?"))[:10],
+                 f"comops {ctx.get('comops_version', '?')} ({ctx.get('git_sha', '?')})",
+                 str(ctx.get("mpi_library", "")).split(",")[0][:40], extra]
+        fig.text(0.01, 0.01, " | ".join(p for p in parts if p), fontsize=7, color="0.35")
+
+    def size_axis(self, ax, sizes):
+        ax.set_xscale("log", base=2)
+        lo, hi = min(sizes), max(sizes)
+        exps = [e for e in range(0, 64) if lo <= 2 ** e <= hi] or [lo.bit_length() - 1]
+        step = max(1, (len(exps) + 9) // 10)
+        ax.set_xticks([2 ** e for e in exps[::step]])
+        ax.xaxis.set_major_formatter(self.ticker.FuncFormatter(
+            lambda x, _: cr.format_bytes(int(round(x)))))
+        ax.xaxis.set_minor_formatter(self.ticker.NullFormatter())
+        ax.set_xlabel("message size (bytes; K = 1024)")
+
+    def series(self, ax, rows, x_of, y_of, band_of):
+        """One line per backend; returns True when some point was flagged."""
+        any_flag = False
+        by_backend = {}
+        for row in rows:
+            by_backend.setdefault(row["backend"], []).append(row)
+        for backend in sorted(by_backend):
+            pts = sorted(by_backend[backend], key=x_of)
+            pts = [r for r in pts if y_of(r) is not None]
+            if not pts:
+                continue
+            xs, ys = [x_of(r) for r in pts], [y_of(r) for r in pts]
+            color = self.color[backend]
+            line, marker = self.style(backend)
+            plain = [i for i, r in enumerate(pts) if not cr.flagged(r)]
+            hollow = [i for i, r in enumerate(pts) if cr.flagged(r)]
+            ax.plot(xs, ys, linestyle=line, marker=marker, markevery=plain, color=color,
+                    label=backend, markersize=5)
+            if hollow:
+                any_flag = True
+                ax.plot([xs[i] for i in hollow], [ys[i] for i in hollow], linestyle="none",
+                        marker=marker, markersize=6, markerfacecolor="white", color=color)
+            bands = [band_of(r) for r in pts]
+            if all(b is not None for b in bands) and len(pts) > 1:
+                ax.fill_between(xs, [b[0] for b in bands], [b[1] for b in bands], color=color,
+                                alpha=0.15, linewidth=0)
+            elif len(pts) == 1 and bands[0] is not None:
+                ax.errorbar(xs, ys, yerr=[[ys[0] - bands[0][0]], [bands[0][1] - ys[0]]],
+                            color=color, capsize=3, linestyle="none")
+        return any_flag
+
+    def finish(self, fig, ax, name, any_flag, extra_footer):
+        handles, labels = ax.get_legend_handles_labels()
+        handles.append(self.Patch(color="0.5", alpha=0.3, linewidth=0))
+        labels.append(BAND_TEXT)
+        if any_flag:
+            handles.append(self.Line2D([], [], linestyle="none", marker="o", color="0.3",
+                                       markerfacecolor="white"))
+            labels.append(FLAG_TEXT)
+        ax.legend(handles, labels, fontsize=7, loc="best", framealpha=0.85)
+        ax.grid(True, which="major", alpha=0.3)
+        self.footer(fig, extra_footer)
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        path = os.path.join(self.out_dir, f"{name}.{self.fmt}")
+        metadata = {"Date": None} if self.fmt in ("svg", "pdf") else None
+        fig.savefig(path, dpi=self.dpi, metadata=metadata)
+        self.plt.close(fig)
+        self.written.append(path)
+
+    def new_axes(self, title):
+        fig, ax = self.plt.subplots(figsize=(8, 5))
+        ax.set_title(f"{title} - {self.results.context.get('host', 'unknown host')}")
+        return fig, ax
+
+    def cacheline_line(self, ax):
+        """The core-to-core cache-line round trip as a horizontal line; its value or None."""
+        limits = self.results.limits()
+        rtt = limits.get("cacheline_rtt_us")
+        if not isinstance(rtt, (int, float)) or isinstance(rtt, bool):
+            return None
+        cores = limits.get("cacheline_cores")
+        between = (f", cores {cores[0]}-{cores[1]}"
+                   if isinstance(cores, list) and len(cores) == 2 else "")
+        ax.axhline(rtt, color="black", linestyle="--", linewidth=1,
+                   label=f"cache-line round trip{between} (machine limit, {rtt:.3g} us)")
+        return rtt
+
+    # -- figures -------------------------------------------------------------------------------
+    def bandwidth(self, op, np_, rows):
+        """Bandwidth (ping-pong: rate) versus size with the memcpy limit."""
+        rate = op == "pingpong"
+        fig, ax = self.new_axes(f"{op_title(op)} {'rate' if rate else 'bandwidth'}, np = {np_}")
+
+        def value(row):
+            t = cr.headline_us(row)
+            if rate:
+                if row.get("rate_GBps") is not None:
+                    return row["rate_GBps"]
+                return row["bytes"] / t * 1e-3 if t else None
+            return row.get("bw_GBps")
+
+        def band(row):  # the value scaled by headline / (max, min) time over repetitions
+            t, spread, v = cr.headline_us(row), cr.spread_us(row), value(row)
+            if not (t and spread and v and spread[0] > 0):
+                return None
+            return v * t / spread[1], v * t / spread[0]
+
+        rows = [r for r in rows if value(r)]
+        if not rows:
+            self.plt.close(fig)
+            return False
+        flag = self.series(ax, rows, lambda r: r["bytes"], value, band)
+        sizes = [r["bytes"] for r in rows]
+        limit = {b: bw for b, bw in self.results.memcpy_GBps().items()
+                 if min(sizes) <= b <= max(sizes)}
+        if limit:
+            xs = sorted(limit)
+            half = 0.5 if rate else 1.0
+            ax.plot(xs, [limit[b] * half for b in xs], color="black", linestyle="--",
+                    linewidth=1,
+                    label="memcpy / 2, 1 thread (machine limit: one copy each way)" if rate
+                    else "memcpy, 1 thread (machine limit)")
+        self.size_axis(ax, sizes)
+        ax.set_yscale("log")
+        ax.set_ylabel("ping-pong rate = size / round trip (GB/s, GB = 1e9 B)" if rate else
+                      "bandwidth (GB/s, GB = 1e9 B)")
+        name = f"pingpong-rate-np{np_}" if rate else f"{op}-bw-np{np_}"
+        self.finish(fig, ax, name, flag, f"np {np_}")
+        return True
+
+    def small_pingpong(self, np_, rows):
+        """Small-message round-trip time with the cache-line round trip."""
+        rows = [r for r in rows if r["bytes"] <= SMALL_MAX_BYTES and cr.headline_us(r)]
+        if not rows:
+            return False
+        fig, ax = self.new_axes(f"Small-message ping-pong time, np = {np_}")
+        flag = self.series(ax, rows, lambda r: r["bytes"], cr.headline_us, cr.spread_us)
+        self.cacheline_line(ax)
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("round-trip time (us)")
+        ax.set_ylim(bottom=0)
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        self.finish(fig, ax, f"pingpong-small-np{np_}", flag, f"np {np_}")
+        return True
+
+    def versus_np(self, op, nbytes, rows):
+        """Headline time versus participants at one size, with the memcpy time of the bytes."""
+        rows = [r for r in rows if cr.headline_us(r)]
+        if not rows:
+            return False
+        at = "" if op == "barrier" else f", {cr.format_bytes(nbytes)} ({nbytes} bytes)"
+        fig, ax = self.new_axes(f"{op_title(op)} time versus participants{at}")
+        flag = self.series(ax, rows, lambda r: r["np"], cr.headline_us, cr.spread_us)
+        memcpy = self.results.memcpy_GBps()
+        limit = {}
+        for r in rows:  # bytes moved = bw x headline time (time_us.max), at memcpy speed
+            head = (r.get("time_us") or {}).get("max") or cr.headline_us(r)
+            bw = r.get("memcpy_GBps") or memcpy.get(r["bytes"])
+            if r.get("bw_GBps") and bw:
+                limit[r["np"]] = r["bw_GBps"] * head / bw
+        if limit:
+            xs = sorted(limit)
+            ax.plot(xs, [limit[n] for n in xs], color="black", linestyle="--", linewidth=1,
+                    label="memcpy of the bytes moved, 1 thread (machine limit)")
+        values = [cr.headline_us(r) for r in rows] + list(limit.values())
+        if op == "barrier":  # no data: a barrier costs at least one cache-line round trip
+            values.append(self.cacheline_line(ax) or values[0])
+        ax.set_xlabel("participants (np)")
+        ax.set_ylabel("round-trip time (us)" if op == "pingpong"
+                      else "time per operation, slowest rank (us)")
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        if max(values) / min(values) > 30:
+            ax.set_yscale("log")
+        else:
+            ax.set_ylim(bottom=0)
+        name = f"{op}-vs-np" if op == "barrier" else f"{op}-vs-np-{cr.format_bytes(nbytes)}"
+        self.finish(fig, ax, name, flag, f"{cr.format_bytes(nbytes)}" if at else "")
+        return True
+
+
+def draw(plotter, results, wanted_np, nbytes):
+    """Every figure the rows allow, with a note for each paper figure that they do not."""
+    rows = list(results.rows.values())
+    ops = sorted({r["op"] for r in rows}, key=cr.op_order)
+    np_ = choose_np(results, wanted_np)
+
+    size_rows = {op: [r for r in rows if r["op"] == op and r["np"] == np_
+                      and in_table(r, "size")] for op in ops}
+    if np_ is None:
+        note("no size rows: skipping the versus-size figures")
+    else:
+        if not plotter.bandwidth("pingpong", np_, size_rows.get("pingpong", [])):
+            note(f"no ping-pong size rows at np {np_}: skipping pingpong-rate")
+        for op in [o for o in ops if o not in ("pingpong", "barrier")]:
+            plotter.bandwidth(op, np_, size_rows[op])
+        for op in PAPER_SIZE_OPS:
+            if not size_rows.get(op):
+                note(f"no {op} size rows at np {np_}: skipping {op}-bw")
+        if not plotter.small_pingpong(np_, size_rows.get("pingpong", [])):
+            note(f"no ping-pong rows of at most {SMALL_MAX_BYTES} bytes at np {np_}: skipping "
+                 "pingpong-small")
+    for op in sorted(set(ops) | set(PAPER_NP_OPS), key=cr.op_order):
+        at = 0 if op == "barrier" else nbytes
+        np_rows = [r for r in rows if r["op"] == op and r["bytes"] == at and in_table(r, "np")]
+        if len({r["np"] for r in np_rows}) < 2 or not plotter.versus_np(op, at, np_rows):
+            if op in PAPER_NP_OPS:
+                note(f"fewer than 2 np values for {op} at {cr.format_bytes(at)}: skipping "
+                     f"{op}-vs-np")
+
+
+def choose_np(results, wanted):
+    nps = {r["np"] for r in results.rows.values() if in_table(r, "size")}
+    if wanted is not None:
+        return wanted
+    if not nps:
+        return None
+    return 4 if 4 in nps else max(nps)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="+", metavar="RESULTS.json",
+                        help="comops results files, merged in order (a later file's row wins)")
+    parser.add_argument("-o", "--out-dir", help="where to write (default: the first input's "
+                        "directory)")
+    parser.add_argument("--format", choices=("png", "svg", "pdf"), default="png",
+                        help="image format (default png)")
+    parser.add_argument("--np", type=int, help="participants of the versus-size figures "
+                        "(default 4 if measured, else the largest np of the size rows)")
+    parser.add_argument("--np-bytes", help="message size of the versus-np figures, e.g. 800K "
+                        "(default: context.options.np_bytes, else 819200)")
+    parser.add_argument("--dpi", type=int, default=120, help="PNG resolution (default 120)")
+    args = parser.parse_args(argv)
+
+    try:
+        results = cr.load_all(args.inputs, note)
+    except cr.ResultsError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    nbytes = results.options().get("np_bytes")
+    if not isinstance(nbytes, int) or isinstance(nbytes, bool):
+        nbytes = 819200
+    if args.np_bytes:
+        try:
+            nbytes = cr.parse_bytes(args.np_bytes)
+        except ValueError as e:
+            parser.error(f"--np-bytes: {e}")
+    if args.np is not None and args.np < 1:
+        parser.error("--np must be a positive integer")
+
+    out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.inputs[0]))
+    try:
+        plotter = Plotter(results, out_dir, args.format, args.dpi)
+    except ImportError as e:
+        print(f"{PROG}: matplotlib is missing for {sys.executable} ({e}); run it with "
+              "/usr/bin/python3 (apt-get install python3-matplotlib)", file=sys.stderr)
+        return 3
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        print(f"{PROG}: cannot create {out_dir} ({e.strerror or e})", file=sys.stderr)
+        return 3
+    try:
+        draw(plotter, results, args.np, nbytes)
+    except OSError as e:
+        print(f"{PROG}: cannot write {e.filename or out_dir} ({e.strerror or e})",
+              file=sys.stderr)
+        return 3
+    if not plotter.written:
+        print(f"{PROG}: nothing to plot in {', '.join(args.inputs)}", file=sys.stderr)
+        return 2
+    for path in plotter.written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

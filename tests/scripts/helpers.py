@@ -1,0 +1,42 @@
+"""Shared by the script tests: paths, running a script, a temporary directory per test."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPTS = os.path.join(REPO, "scripts")
+sys.path.insert(0, SCRIPTS)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def run_script(name, *args, env=None):
+    """Runs scripts/<name> (Python scripts with this interpreter, others directly)."""
+    path = os.path.join(SCRIPTS, name)
+    cmd = [sys.executable, path] if name.endswith(".py") else [path]
+    full_env = dict(os.environ, **(env or {}))
+    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True,
+                          env=full_env, timeout=300)
+
+
+class TempDirTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="comops-scripts-")
+        self.tmp = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+    def assertOneLineError(self, proc, *fragments):
+        """Exit 2 with exactly one stderr line that contains every fragment."""
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0])

@@ -1,0 +1,139 @@
+"""scripts/comops_results.py: validation, merging, headline times and size syntax."""
+
+import glob
+import os
+import re
+import unittest
+
+import helpers
+import synth
+
+import comops_results as cr  # noqa: E402 (helpers puts scripts/ on sys.path)
+
+
+class LoadTest(helpers.TempDirTest):
+    def load_doc(self, doc):
+        return cr.load(synth.write(self.path("r.json"), doc))
+
+    def assertRejected(self, doc, reason):
+        with self.assertRaises(cr.ResultsError) as caught:
+            self.load_doc(doc)
+        self.assertEqual(str(caught.exception),
+                         f"{self.path('r.json')}: not a comops result ({reason})")
+
+    def test_loads_rows_by_key(self):
+        res = self.load_doc(synth.full_result(ops=("pingpong",)))
+        self.assertIn(("mpi", "pingpong", 4, 8), res.rows)
+        self.assertEqual(len(res.rows), 3 * (len(synth.SIZES) + 2))
+        self.assertEqual(res.points()[0], ("mpi", "pingpong", 2, 819200))
+
+    def test_synthetic_rows_of_every_op_load(self):
+        # The rows the other tests build must satisfy the loader's own rules.
+        ops = ("pingpong", "broadcast", "reduce-max", "reduce-sum", "gather", "scatter", "barrier")
+        res = self.load_doc(synth.full_result(ops=ops))
+        self.assertEqual({p[1] for p in res.points()}, set(ops))
+        self.assertEqual([p[1] for p in res.points()][-1], "barrier")
+
+    def test_rejects_what_is_not_a_comops_result(self):
+        good = synth.row("mpi", "pingpong", 2, 8, [1.0])
+        self.assertRejected([1, 2], "top level is not a JSON object")
+        self.assertRejected({"results": []}, "no comops_format field")
+        self.assertRejected({"comops_format": "1", "results": []},
+                            "comops_format '1' is not one of 1")
+        self.assertRejected({"comops_format": 1}, "no results list")
+        self.assertRejected({"comops_format": 1, "context": [], "results": []},
+                            "context is not an object")
+        self.assertRejected({"comops_format": 1, "results": [good, "x"]},
+                            "results[1] is not an object")
+        for field, value, reason in (
+                ("np", 0, "results[0].np missing or not a positive integer"),
+                ("np", True, "results[0].np missing or not a positive integer"),
+                ("bytes", "8", "results[0].bytes missing or not a non-negative integer"),
+                ("backend", "", "results[0].backend missing or not a string"),
+                ("rep_times_us", [1, "x"], "results[0].rep_times_us is not a list of numbers"),
+                ("time_us_reps", 3, "results[0].time_us_reps is not an object of numbers"),
+                ("wrong", -1, "results[0].wrong is not a non-negative integer")):
+            self.assertRejected({"comops_format": 1, "results": [dict(good, **{field: value})]},
+                                reason)
+
+    def test_invalid_json(self):
+        with open(self.path("r.json"), "w") as f:
+            f.write("{")
+        with self.assertRaises(cr.ResultsError) as caught:
+            cr.load(self.path("r.json"))
+        self.assertTrue(str(caught.exception).startswith(
+            f"{self.path('r.json')}: not a comops result (invalid JSON: "))
+
+    def test_merge_later_wins_and_merges_limits(self):
+        a = synth.full_result(ops=("pingpong",))
+        b = {"comops_format": 1,
+             "context": synth.context(host="other", options={"np_bytes": 65536},
+                                      limits={"cacheline_rtt_us": 0.3,
+                                              "memcpy": [{"bytes": 8, "bw_GBps": 99.0},
+                                                         {"bytes": 3, "bw_GBps": 1.0}]}),
+             "results": [synth.row("mpi", "pingpong", 4, 8, [42.0]),
+                         synth.row("mpi", "pingpong", 4, 24, [43.0])]}
+        notes = []
+        res = cr.load_all([synth.write(self.path("a.json"), a),
+                           synth.write(self.path("b.json"), b)], notes.append)
+        self.assertEqual(cr.headline_us(res.rows[("mpi", "pingpong", 4, 8)]), 42.0)
+        self.assertEqual(len(res.rows), len(a["results"]) + 1)
+        self.assertEqual(notes, ["merging results from different hosts: other, testhost",
+                                 f"mpi/pingpong/np:4/bytes:8: {self.path('b.json')} replaces "
+                                 "the earlier row"])
+        self.assertEqual(res.options()["np_bytes"], 65536)
+        self.assertEqual(res.limits()["cacheline_rtt_us"], 0.3)
+        memcpy = res.memcpy_GBps()
+        self.assertEqual(memcpy[8], 99.0)
+        self.assertEqual(memcpy[3], 1.0)
+        self.assertEqual(sorted(memcpy), sorted(set(synth.SIZES) | {3}))
+        self.assertEqual(res.context["host"], "testhost")  # the first file's context
+
+
+class RowTest(unittest.TestCase):
+    def test_headline_spread_samples(self):
+        row = synth.row("mpi", "broadcast", 4, 8, [3.0, 1.0, 2.0, 4.0])
+        self.assertEqual(cr.headline_us(row), 2.5)
+        self.assertEqual(cr.spread_us(row), (1.0, 4.0))
+        self.assertEqual(cr.samples_us(row), [3.0, 1.0, 2.0, 4.0])
+        bare = {"backend": "mpi", "op": "broadcast", "np": 4, "bytes": 8,
+                "time_us": {"min": 1.0, "avg": 2.0, "max": 3.0}}
+        self.assertEqual(cr.headline_us(bare), 3.0)
+        self.assertIsNone(cr.spread_us(bare))
+        only_reps = dict(bare, time_us=None, rep_times_us=[5.0, 1.0, 3.0])
+        self.assertEqual(cr.headline_us(only_reps), 3.0)
+        self.assertEqual(cr.spread_us(only_reps), (1.0, 5.0))
+        self.assertIsNone(cr.headline_us(dict(bare, time_us=None)))
+
+    def test_flagged(self):
+        row = synth.row("mpi", "broadcast", 4, 8, [1.0])
+        self.assertFalse(cr.flagged(row))
+        self.assertTrue(cr.flagged(dict(row, oversubscribed=True)))
+        self.assertTrue(cr.flagged(dict(row, contended=True)))
+
+    def test_sizes(self):
+        self.assertEqual(cr.parse_bytes("800K"), 819200)
+        self.assertEqual(cr.parse_bytes("1m"), 1048576)
+        self.assertEqual(cr.parse_bytes("2GB"), 2 * 1024 ** 3)
+        self.assertEqual(cr.parse_bytes("64"), 64)
+        for bad in ("", "K", "1.5K", "-8", "8X"):
+            with self.assertRaises(ValueError):
+                cr.parse_bytes(bad)
+        self.assertEqual([cr.format_bytes(n) for n in (0, 8, 1000, 1024, 819200, 1048576)],
+                         ["0", "8", "1000", "1K", "800K", "1M"])
+        self.assertEqual(cr.key_name(("swcc-64", "reduce-max", 4, 1024)),
+                         "swcc-64/reduce-max/np:4/bytes:1024")
+
+
+
+class RegistrationTest(unittest.TestCase):
+    def test_every_test_module_is_registered_with_ctest(self):
+        with open(os.path.join(helpers.HERE, "CMakeLists.txt")) as f:
+            listed = re.search(r"foreach\(module ([^)]*)\)", f.read()).group(1).split()
+        found = sorted(os.path.basename(p)[:-3]
+                       for p in glob.glob(os.path.join(helpers.HERE, "test_*.py")))
+        self.assertEqual(sorted(listed), found)
+
+
+if __name__ == "__main__":
+    unittest.main()

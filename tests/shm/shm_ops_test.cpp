@@ -1,0 +1,162 @@
+// Every shm op under both schemes with 1-4 threads at several sizes: exact results through the
+// harness's measure_point, fault injection detected, and back-to-back runs without barriers
+// (MPI-like buffer semantics) with a fresh input every iteration to expose races.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness/measure.hpp"
+#include "harness/ops.hpp"
+#include "harness/pinning.hpp"
+#include "tests/shm/shm_test_util.hpp"
+
+namespace comops {
+namespace {
+
+using shm_test::backend;
+using shm_test::make_args;
+
+// 8 B and 24 B travel inline in a flag line; 56 B is the largest inline message, 64 B the
+// smallest that does not; 16392 B (2049 elements) is just above the sliced-reduction threshold
+// and odd; 819208 B (102401 elements) is ~800 KiB and divides evenly among no thread count.
+const std::vector<std::size_t> kSizes = {8, 24, 56, 64, 1000, 16392, 819200, 819208};
+
+std::vector<int> nps_for(OpKind op) {
+  return op == OpKind::kPingpong ? std::vector<int>{2, 3, 4} : std::vector<int>{1, 2, 3, 4};
+}
+
+std::string name_of(OpKind op) {
+  std::string s(op_name(op));
+  for (auto& c : s)
+    if (c == '-') c = '_';
+  return s;
+}
+
+struct Point {
+  std::string scheme;
+  OpKind op;
+  int np;
+  std::size_t bytes;
+  int root;
+};
+
+std::vector<Point> all_points(bool roots) {
+  std::vector<Point> out;
+  for (const std::string scheme : {"staged", "direct"})
+    for (OpKind op : all_ops())
+      for (int np : nps_for(op)) {
+        const std::vector<std::size_t> sizes =
+            op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
+        for (std::size_t bytes : sizes) {
+          out.push_back({scheme, op, np, bytes, 0});
+          const bool rooted = op != OpKind::kPingpong && op != OpKind::kBarrier;
+          if (roots && rooted && np > 1) out.push_back({scheme, op, np, bytes, np - 1});
+        }
+      }
+  return out;
+}
+
+std::string point_name(const testing::TestParamInfo<Point>& info) {
+  const Point& p = info.param;
+  return p.scheme + "_" + name_of(p.op) + "_np" + std::to_string(p.np) + "_" +
+         std::to_string(p.bytes) + "B_root" + std::to_string(p.root);
+}
+
+MeasureOptions quick_options(std::size_t bytes) {
+  MeasureOptions o;
+  o.iterations = bytes >= (64u << 10) ? 8 : 200;
+  o.warmup = 2;
+  o.repetitions = 2;
+  o.seed = 12345;
+  return o;
+}
+
+const Pinning& no_pinning() {
+  static const Pinning pinning(BindPolicy::kNone);
+  return pinning;
+}
+
+class ShmMeasure : public testing::TestWithParam<Point> {};
+
+TEST_P(ShmMeasure, ExactThroughHarness) {
+  const Point& p = GetParam();
+  const Args args = make_args(p.op, p.np, p.bytes, p.root);
+  const PointResult r = measure_point(backend(p.scheme), args, quick_options(p.bytes), no_pinning());
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(r.backend, "shm-" + p.scheme);
+  EXPECT_EQ(r.cores.size(), static_cast<std::size_t>(p.np));
+  EXPECT_EQ(r.rep_max_us.size(), 2u);
+}
+
+TEST_P(ShmMeasure, InjectedFaultIsDetected) {
+  const Point& p = GetParam();
+  if (!op_has_data(p.op)) GTEST_SKIP() << "barrier moves no data";
+  const Args args = make_args(p.op, p.np, p.bytes, p.root);
+  if (recv_count(args, fault_rank(args)) == 0) GTEST_SKIP() << "nothing received at np 1";
+  MeasureOptions o = quick_options(p.bytes);
+  o.iterations = 3;
+  o.inject_fault = true;
+  const PointResult r = measure_point(backend(p.scheme), args, o, no_pinning());
+  EXPECT_GT(r.wrong, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ShmMeasure, testing::ValuesIn(all_points(false)), point_name);
+
+// Back-to-back runs as an MPI program would issue them: each participant refills its own
+// buffers with a new seed right before every run and checks its receive buffer right after,
+// with no barrier in between. Correct only if a send buffer is never read after its owner's run
+// returned and a receive buffer is written only during its owner's run.
+class ShmBackToBack : public testing::TestWithParam<Point> {};
+
+TEST_P(ShmBackToBack, FreshInputEveryIteration) {
+  const Point& p = GetParam();
+  const Args args = make_args(p.op, p.np, p.bytes, p.root);
+  const int iterations = p.bytes >= (64u << 10) ? 6 : p.bytes >= 1000 ? 60 : 400;
+  const OpFactory factory = backend(p.scheme).op(p.op);
+  ASSERT_TRUE(factory);
+  std::atomic<std::int64_t> wrong{0};
+  std::atomic<int> ran{0};
+  backend(p.scheme).spmd(p.np, [&](Comm& comm) {
+    const int rank = comm.rank();
+    std::vector<Elem> send(std::max<std::size_t>(1, send_count(args, rank)));
+    std::vector<Elem> recv(std::max<std::size_t>(1, recv_count(args, rank)));
+    Buffers bufs{send.data(), send_count(args, rank), recv.data(), recv_count(args, rank)};
+    auto inst = factory(comm, args, bufs);
+    std::int64_t mine = 0;
+    for (int i = 0; i < iterations; ++i) {
+      const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(i);
+      fill_inputs(args, rank, seed, bufs);
+      inst->run();
+      mine += count_wrong(args, rank, seed, bufs);
+    }
+    comm.barrier();  // nobody may still use the buffers when they go
+    inst.reset();
+    wrong += mine;
+    ++ran;
+  });
+  EXPECT_EQ(ran.load(), p.np);
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ShmBackToBack, testing::ValuesIn(all_points(true)), point_name);
+
+// More threads than cores, each bound by the harness: waits must yield so this finishes.
+TEST(ShmOversubscribed, FourBoundThreadsOnFewCores) {
+  Pinning pinning(BindPolicy::kCompact);
+  for (const std::string scheme : {"staged", "direct"})
+    for (OpKind op : all_ops()) {
+      const Args args = make_args(op, 4, op_takes_size(op) ? 4096 : 0);
+      MeasureOptions o = quick_options(args.bytes);
+      o.iterations = 100;
+      const PointResult r = measure_point(backend(scheme), args, o, pinning);
+      EXPECT_EQ(r.wrong, 0) << scheme << " " << op_name(op);
+      EXPECT_EQ(r.cores.size(), 4u);
+    }
+  backend("direct").spmd(4, [&](Comm&) { pinning.unbind_self(); });
+}
+
+}  // namespace
+}  // namespace comops

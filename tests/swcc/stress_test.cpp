@@ -1,0 +1,273 @@
+// Randomized stress test: every rank issues random reads, writes, gets, puts and stores of
+// tagged values on a few hot blocks, and checks single-writer/multiple-reader, that no reader
+// sees a value go backwards or a value never written to that word, and that no write is lost.
+// With --faults the transport holds messages back and reorders them (seeded by --seed); the
+// counters must then show NACKs and retries. A stuck request trips the watchdog, which aborts
+// with a directory dump.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "comops/swcc/swcc.hpp"
+
+namespace comops::swcc {
+namespace {
+
+bool g_faults = false;
+std::uint64_t g_seed = 1;
+std::size_t g_block = 64;
+int g_rounds = 12;
+
+constexpr int kHomes = 2;         // hot words live on ranks 0 and 1 (rank 0 only with np 1)
+constexpr int kWordsPerHome = 8;  // 64 bytes per home: 1 block of 64, 8 blocks of 8
+constexpr int kWords = kHomes * kWordsPerHome;
+
+std::int64_t tag(int writer, int word, std::int64_t seq) {
+  return (std::int64_t{writer + 1} << 56) | (std::int64_t{word} << 40) | seq;
+}
+
+template <class D>
+struct Checker {
+  D& d;
+  SpreadArray<std::int64_t> a;
+  int n;
+  // last_seen[word][writer]: highest sequence number this rank saw from writer in word.
+  std::vector<std::vector<std::int64_t>> last_seen;
+  std::int64_t seq = 0;
+  std::int64_t bad = 0;
+
+  global_ptr<std::int64_t> word(int w) const {
+    return a.on((w / kWordsPerHome) % n) + (w % kWordsPerHome);
+  }
+  void check(int w, std::int64_t v, const char* how) {
+    if (v == 0) {
+      return;
+    }
+    const int writer = static_cast<int>((v >> 56) - 1);
+    const int word_of = static_cast<int>((v >> 40) & 0xffff);
+    const std::int64_t s = v & ((std::int64_t{1} << 40) - 1);
+    if (writer < 0 || writer >= n || word_of != w || s <= 0) {
+      ++bad;
+      ADD_FAILURE() << how << " word " << w << ": never-written value " << std::hex << v;
+      return;
+    }
+    if (s < last_seen[w][writer]) {
+      ++bad;
+      ADD_FAILURE() << how << " word " << w << ": value went backwards: writer " << writer
+                    << " seq " << s << " after " << last_seen[w][writer];
+    }
+    last_seen[w][writer] = std::max(last_seen[w][writer], s);
+  }
+};
+
+// At a quiescent point: at most one Modified copy, Shared copies exactly the home's sharers
+// and holding the home's data, the home not busy.
+template <class D>
+void check_coherence(D& d, int block_count_per_home, int n) {
+  const int me = d.rank();
+  Engine& e = d.engine();
+  ASSERT_TRUE(e.quiescent()) << e.dump();
+  const std::size_t B = e.block_bytes();
+  for (int h = 0; h < std::min(kHomes, n); ++h) {
+    for (int b = 0; b < block_count_per_home; ++b) {
+      // state and data of every rank's copy
+      struct Copy {
+        int state;
+        std::uint64_t sharers;
+        int owner;
+        std::uint8_t data[64];
+      } mine{};
+      const Entry* en = e.dir().row(h).find(static_cast<std::uint64_t>(b));
+      if (me == h) {
+        mine.state = en ? static_cast<int>(en->state) : static_cast<int>(State::kModified);
+        mine.sharers = en ? en->sharers : 0;
+        mine.owner = en ? en->owner : h;
+        std::memcpy(mine.data, e.segment() + b * B, std::min<std::size_t>(B, 64));
+      } else {
+        mine.state = en ? static_cast<int>(en->state) : static_cast<int>(State::kInvalid);
+        if (en) std::memcpy(mine.data, en->data, std::min<std::size_t>(B, 64));
+      }
+      std::vector<Copy> all(n);
+      MPI_Allgather(&mine, sizeof(Copy), MPI_BYTE, all.data(), sizeof(Copy), MPI_BYTE,
+                    MPI_COMM_WORLD);
+      const Copy& home = all[h];
+      ASSERT_TRUE(home.state == static_cast<int>(State::kShared) ||
+                  home.state == static_cast<int>(State::kModified))
+          << "home " << h << " block " << b << " busy at a quiescent point";
+      int writers = 0;
+      std::uint64_t readers = 0;
+      for (int r = 0; r < n; ++r) {
+        if (r == h) continue;
+        if (all[r].state == static_cast<int>(State::kModified)) ++writers;
+        if (all[r].state == static_cast<int>(State::kShared)) readers |= std::uint64_t{1} << r;
+      }
+      EXPECT_LE(writers, 1) << "two writers of block " << h << ":" << b;
+      if (home.state == static_cast<int>(State::kModified)) {
+        EXPECT_EQ(readers, 0u) << "readers beside a writer of block " << h << ":" << b;
+        if (home.owner != h) {
+          EXPECT_EQ(all[home.owner].state, static_cast<int>(State::kModified));
+        } else {
+          EXPECT_EQ(writers, 0);
+        }
+      } else {
+        EXPECT_EQ(writers, 0);
+        EXPECT_EQ(readers, home.sharers) << "block " << h << ":" << b;
+        for (int r = 0; r < n; ++r)  // every valid copy holds the last written value
+          if (readers & (std::uint64_t{1} << r)) {
+            EXPECT_EQ(std::memcmp(all[r].data, home.data, std::min<std::size_t>(B, 64)), 0)
+                << "stale copy of " << h << ":" << b << " at rank " << r;
+          }
+      }
+    }
+  }
+}
+
+TEST(SwccStress, RandomAccessesStayCoherent) {
+  Config c;
+  c.block_bytes = g_block;
+  c.segment_bytes = 1 << 20;
+  c.watchdog_s = 15;
+  c.fault.enabled = g_faults;
+  c.fault.seed = g_seed;
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  std::int64_t nacks = 0, retries = 0;
+  try {
+    with_dsm(MPI_COMM_WORLD, c, [&](auto& d) {
+      using D = std::remove_reference_t<decltype(d)>;
+      auto a = d.template alloc<std::int64_t>(kWordsPerHome);
+      auto counter = d.template alloc<std::int64_t>(1);
+      Checker<D> ck{
+          d, a, n, std::vector<std::vector<std::int64_t>>(kWords, std::vector<std::int64_t>(n, 0))};
+      const int me = d.rank();
+      std::mt19937_64 rng(g_seed * 7919 + static_cast<std::uint64_t>(me));
+      const int words = std::min(kHomes, n) * kWordsPerHome;
+      std::int64_t increments = 0;
+      for (int round = 0; round < g_rounds; ++round) {
+        std::vector<std::int64_t> last_write(kWords, 0);
+        for (int op = 0; op < 150; ++op) {
+          const int w = static_cast<int>(rng() % words);
+          const auto p = ck.word(w);
+          switch (rng() % 6) {
+            case 0:
+            case 1:
+              ck.check(w, d.read(p), "read");
+              break;
+            case 2: {
+              std::int64_t v[3] = {};
+              const int k = static_cast<int>(rng() % 3) + 1;  // a few gets, one sync
+              int ws[3];
+              for (int i = 0; i < k; ++i) {
+                ws[i] = static_cast<int>(rng() % words);
+                d.get(&v[i], ck.word(ws[i]), 1);
+              }
+              d.sync();
+              for (int i = 0; i < k; ++i) ck.check(ws[i], v[i], "get");
+              break;
+            }
+            case 3: {
+              const std::int64_t v = tag(me, w, ++ck.seq);
+              d.write(p, v);
+              last_write[w] = v;
+              ck.check(w, d.read(p), "read-own-write");
+              break;
+            }
+            case 4: {
+              const std::int64_t v = tag(me, w, ++ck.seq);
+              d.put(p, &v, 1);
+              last_write[w] = v;
+              if (rng() % 2) d.sync();
+              break;
+            }
+            default: {
+              const std::int64_t v = tag(me, w, ++ck.seq);
+              d.store(p, &v, 1);
+              last_write[w] = v;
+              if (rng() % 2) d.sync();
+              break;
+            }
+          }
+          if (rng() % 10 == 0) {
+            d.lock(1);
+            d.write(counter.on(0), d.read(counter.on(0)) + 1);
+            d.unlock(1);
+            ++increments;
+          }
+        }
+        d.barrier();
+        check_coherence(d, static_cast<int>(kWordsPerHome * 8 / g_block + (g_block > 64)), n);
+        // No lost write: each word's final value is the last write of some rank (or, untouched
+        // this round, whatever it was).
+        std::vector<std::int64_t> all_last(static_cast<std::size_t>(kWords) * n);
+        MPI_Allgather(last_write.data(), kWords, MPI_INT64_T, all_last.data(), kWords, MPI_INT64_T,
+                      MPI_COMM_WORLD);
+        for (int w = 0; w < words; ++w) {
+          const std::int64_t v = d.read(ck.word(w));
+          ck.check(w, v, "final read");
+          bool any = false, found = false;
+          for (int r = 0; r < n; ++r) {
+            any = any || all_last[r * kWords + w] != 0;
+            found = found || all_last[r * kWords + w] == v;
+          }
+          if (any) {
+            EXPECT_TRUE(found) << "round " << round << " word " << w << ": final value " << std::hex
+                               << v << " is no rank's last write";
+          }
+        }
+        d.barrier();
+      }
+      std::int64_t total = increments;
+      MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+      EXPECT_EQ(d.read(counter.on(0)), total) << "lost increments under the lock";
+      const Stats s = d.stats();
+      nacks = s.nacks;
+      retries = s.retries;
+      d.barrier();
+    });
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "stress: %s\n", ex.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &nacks, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &retries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  RecordProperty("nacks", std::to_string(nacks));
+  std::printf("swcc stress: nacks=%lld retries=%lld\n", static_cast<long long>(nacks),
+              static_cast<long long>(retries));
+  if (g_faults) {
+    EXPECT_GT(nacks, 0) << "fault injection produced no NACK";
+    EXPECT_GT(retries, 0) << "fault injection produced no retry";
+  }
+}
+
+}  // namespace
+}  // namespace comops::swcc
+
+// Options read from the command line (after gtest's own): --faults, --seed=N, --block=B,
+// --rounds=N. Parsed from /proc/self/cmdline because the shared MPI gtest main owns argv.
+namespace {
+struct StressArgs {
+  StressArgs() {
+    std::FILE* f = std::fopen("/proc/self/cmdline", "rb");
+    if (!f) return;
+    std::string all;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) all.append(buf, n);
+    std::fclose(f);
+    for (std::size_t i = 0; i < all.size();) {
+      std::string a = all.c_str() + i;
+      i += a.size() + 1;
+      if (a == "--faults") comops::swcc::g_faults = true;
+      if (a.rfind("--seed=", 0) == 0) comops::swcc::g_seed = std::stoull(a.substr(7));
+      if (a.rfind("--block=", 0) == 0) comops::swcc::g_block = std::stoull(a.substr(8));
+      if (a.rfind("--rounds=", 0) == 0) comops::swcc::g_rounds = std::stoi(a.substr(9));
+    }
+  }
+} const g_args;
+}  // namespace

@@ -31,7 +31,7 @@ class GbenchReporter final : public Reporter {
     const auto& p = r.point;
     const std::string name = point_name(p);
     const double moved = op_bytes_moved(p.args);
-    auto entry = [&](const std::string& run_type, double t_us) {
+    auto entry = [&](const std::string& run_type, double t_us, bool with_rate = true) {
       nlohmann::json e = {{"name", name},
                           {"family_index", family_},
                           {"per_family_instance_index", 0},
@@ -43,7 +43,7 @@ class GbenchReporter final : public Reporter {
                           {"real_time", t_us},
                           {"cpu_time", t_us},
                           {"time_unit", "us"}};
-      if (moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
+      if (with_rate && moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
       return e;
     };
     auto& list = doc_["benchmarks"];
@@ -62,7 +62,8 @@ class GbenchReporter final : public Reporter {
     const std::pair<const char*, double> aggregates[] = {
         {"mean", mean}, {"median", median(p.rep_max_us)}, {"stddev", stddev}};
     for (const auto& [agg, value] : aggregates) {
-      auto e = entry("aggregate", value);
+      // A spread of times is not a rate: the stddev entry carries no bytes_per_second.
+      auto e = entry("aggregate", value, std::string(agg) != "stddev");
       e["name"] = name + "_" + agg;
       e["aggregate_name"] = agg;
       list.push_back(e);

@@ -19,6 +19,8 @@ namespace {
 
 constexpr std::size_t kPage = 4096;
 constexpr std::uint64_t kTimingSeedSalt = 0x7157a11fULL;  // timing data differs from checked data
+constexpr double kRepetitionBudgetUs = 100e3;  // automatic iterations: about 0.1 s a repetition
+constexpr int kMinAutoIterations = 3;
 
 struct FreeDeleter {
   void operator()(Elem* p) const { std::free(p); }
@@ -71,7 +73,17 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
 
   fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, bufs);
   comm.barrier();
+  const auto w0 = std::chrono::steady_clock::now();
   for (int i = 0; i < warmup; ++i) inst->run();
+  if (opt.iterations <= 0 && warmup > 0) {
+    // Iterations chosen by size are also held to a time budget per repetition, agreed by all.
+    const double warm_us = std::chrono::duration<double, std::micro>(
+                               std::chrono::steady_clock::now() - w0).count() / warmup;
+    const double slowest = comm.allreduce(warm_us, Reduce::kMax);
+    if (slowest > 0)
+      iterations = std::clamp(static_cast<int>(kRepetitionBudgetUs / slowest), kMinAutoIterations,
+                              iterations);
+  }
   const Counters before = inst->counters();
   for (int r = 0; r < reps; ++r) {
     comm.barrier();
@@ -121,6 +133,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   for (int r = 0; r < np; ++r) timed_ranks += op_is_timed(args, r) ? 1 : 0;
   std::vector<double> avgs(sums);
   for (auto& a : avgs) a /= timed_ranks;
+  out.iterations = iterations;
   out.time_min_us = median(mins);
   out.time_avg_us = median(avgs);
   out.time_max_us = median(maxs);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,36 @@ constexpr int kMaxThreads = 1024;
 // Fork and join edges of the parallel region as C++ atomics, so ThreadSanitizer sees the
 // happens-before that libgomp (not instrumented) provides: the main thread releases before the
 // region and every team thread acquires first thing; team threads release last thing and the
-// main thread acquires after the region. Globals, because a team thread must not read anything
-// the main thread wrote (not even the region's captured variables) before its acquire.
+// main thread acquires after the region. What a team thread needs is handed over in g_launch,
+// not captured by the region: the captured variables would be written by the main thread after
+// its release, inside libgomp's call, and read before the acquire.
 std::atomic<std::uint64_t> g_fork{0};
 std::atomic<std::uint64_t> g_join{0};
+struct Launch {
+  shm::Team* team = nullptr;
+  const std::function<void(Comm&)>* body = nullptr;
+};
+Launch g_launch;            // written by the main thread before g_fork, under g_launch_mutex
+std::mutex g_launch_mutex;  // one team at a time
+
+// One thread of the team. Nothing may leave it by an exception: failures go to the team, which
+// wakes every waiting thread with TeamAborted, and spmd rethrows the first one afterwards.
+void team_thread() {
+  (void)g_fork.load(std::memory_order_acquire);
+  shm::Team& team = *g_launch.team;
+  try {
+    const int got = omp_get_num_threads();
+    if (got != team.size())
+      throw RuntimeError(
+          fmt::format("shm: OpenMP gave {} threads, {} requested", got, team.size()));
+    shm::TeamComm comm(team, omp_get_thread_num());
+    (*g_launch.body)(comm);
+  } catch (const shm::TeamAborted&) {
+  } catch (...) {
+    team.fail(std::current_exception());
+  }
+  g_join.fetch_add(1, std::memory_order_release);
+}
 
 int world_rank() {
   int initialized = 0;
@@ -53,27 +80,17 @@ class ShmBackend final : public Backend {
     if (world_rank() != 0) return;
     if (np < 1 || np > kMaxThreads)
       throw UsageError(fmt::format("shm: {} threads requested, expected 1 to {}", np, kMaxThreads));
+    std::unique_lock<std::mutex> lock(g_launch_mutex, std::try_to_lock);
+    if (!lock.owns_lock())
+      throw RuntimeError("shm: spmd called while another shm team runs (nested or concurrent)");
     shm::Team team(np);
+    g_launch = Launch{&team, &body};
     omp_set_dynamic(0);
     g_fork.fetch_add(1, std::memory_order_release);
 #pragma omp parallel num_threads(np)
-    {
-      (void)g_fork.load(std::memory_order_acquire);
-      // Nothing may leave this block by an exception: failures go to the team, which wakes
-      // every waiting thread with TeamAborted, and spmd rethrows the first one afterwards.
-      try {
-        const int got = omp_get_num_threads();
-        if (got != np)
-          throw RuntimeError(fmt::format("shm: OpenMP gave {} threads, {} requested", got, np));
-        shm::TeamComm comm(team, omp_get_thread_num());
-        body(comm);
-      } catch (const shm::TeamAborted&) {
-      } catch (...) {
-        team.fail(std::current_exception());
-      }
-      g_join.fetch_add(1, std::memory_order_release);
-    }
+    team_thread();
     (void)g_join.load(std::memory_order_acquire);
+    g_launch = Launch{};
     if (std::exception_ptr error = team.error()) std::rethrow_exception(error);
   }
 
@@ -108,7 +125,8 @@ class ShmFamily final : public BackendFamily {
     if (schemes_.empty()) throw UsageError("--scheme: give at least one of staged, direct");
     for (const auto& s : schemes_)
       if (s != "staged" && s != "direct")
-        throw UsageError(fmt::format("--scheme: unknown shm scheme '{}' (expected staged or direct)", s));
+        throw UsageError(
+            fmt::format("--scheme: unknown shm scheme '{}' (expected staged or direct)", s));
   }
 
   std::vector<std::unique_ptr<Backend>> create() override {

@@ -8,7 +8,8 @@ namespace {
 
 struct BroadcastShared {
   BroadcastShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)), peers(static_cast<std::size_t>(np)),
+      : lines(static_cast<std::size_t>(np)),
+        peers(static_cast<std::size_t>(np)),
         staging(staging_count) {}
   std::vector<Line> lines;  // root: message s ready; others: message s copied
   std::vector<Peer> peers;

@@ -9,7 +9,8 @@ namespace {
 
 struct GatherShared {
   GatherShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)), peers(static_cast<std::size_t>(np)),
+      : lines(static_cast<std::size_t>(np)),
+        peers(static_cast<std::size_t>(np)),
         staging(staging_count) {}
   std::vector<Line> lines;  // root: posted s (large) / consumed s (small); others: block s in
   std::vector<Peer> peers;
@@ -55,7 +56,8 @@ class DirectGather final : public ShmOp {
         if (i == args_.root) continue;
         Line& line = sh_->lines[static_cast<std::size_t>(i)];
         team_.wait_geq(line.seq, s);
-        if (n <= kInlineElems) copy_elems(bufs_.recv + static_cast<std::size_t>(i) * n, line.data, n);
+        if (n <= kInlineElems)
+          copy_elems(bufs_.recv + static_cast<std::size_t>(i) * n, line.data, n);
       }
       if (n <= kInlineElems) root_line.seq.store(s, std::memory_order_release);  // consumed
       return;

@@ -11,18 +11,19 @@ namespace comops::shm {
 namespace {
 
 constexpr std::size_t kSliceMinBytes = 16 << 10;  // below: the root alone reduces
-constexpr std::size_t kSliceAlignElems = 16;       // slices start on 128-byte boundaries
+constexpr std::size_t kSliceAlignElems = 16;      // slices start on 128-byte boundaries
 
 struct ReduceShared {
   ReduceShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)), done(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)), staging{SharedArray(staging_count),
-                                                     SharedArray(staging_count)} {}
+      : lines(static_cast<std::size_t>(np)),
+        done(static_cast<std::size_t>(np)),
+        peers(static_cast<std::size_t>(np)),
+        staging{SharedArray(staging_count), SharedArray(staging_count)} {}
   // Staged.
   SpinLock lock;
   int folded[2] = {0, 0};  // threads folded into staging[p] this iteration (under lock)
   // Direct.
-  std::vector<Line> lines;  // small: non-root's vector s / root consumed s; large: arrived at s
+  std::vector<Line> lines;    // small: non-root's vector s / root consumed s; large: arrived at s
   std::vector<SeqFlag> done;  // large: slice of iteration s reduced
   std::vector<Peer> peers;
   SharedArray staging[2];
@@ -124,7 +125,7 @@ class DirectReduce final : public ShmOp {
 
   std::shared_ptr<ReduceShared> sh_;
   int workers_ = 1;  // threads with a slice: the first workers_ ranks counted from the root
-  std::size_t lo_ = 0, hi_ = 0;  // this thread's slice, elements
+  std::size_t lo_ = 0, hi_ = 0;    // this thread's slice, elements
   std::vector<const Elem*> srcs_;  // every thread's send buffer from lo_ on
 };
 

@@ -9,8 +9,10 @@ namespace {
 
 struct ScatterShared {
   ScatterShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)), out(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)), staging(staging_count) {}
+      : lines(static_cast<std::size_t>(np)),
+        out(static_cast<std::size_t>(np)),
+        peers(static_cast<std::size_t>(np)),
+        staging(staging_count) {}
   std::vector<Line> lines;  // root: message s ready (large); others: block s copied
   std::vector<Line> out;    // small: written by the root, block s for thread i
   std::vector<Peer> peers;

@@ -110,10 +110,8 @@ std::unique_ptr<OpInstance> make_pingpong(Scheme scheme, Comm& comm, const Args&
                                           Buffers& bufs);
 std::unique_ptr<OpInstance> make_broadcast(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs);
-std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args,
-                                        Buffers& bufs);
-std::unique_ptr<OpInstance> make_gather(Scheme scheme, Comm& comm, const Args& args,
-                                        Buffers& bufs);
+std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
+std::unique_ptr<OpInstance> make_gather(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& args,
                                          Buffers& bufs);
 std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,

@@ -13,7 +13,7 @@
 namespace comops::shm {
 namespace {
 
-constexpr int kSpinLimit = 4000;           // pause iterations before yielding, own core each
+constexpr int kSpinLimit = 4000;              // pause iterations before yielding, own core each
 constexpr int kOversubscribedSpinLimit = 16;  // threads share cores: give the core away soon
 
 void cpu_relax() {
@@ -30,6 +30,10 @@ int usable_cpus() {
   if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
   return std::max(1u, std::thread::hardware_concurrency());
 }
+
+// CPUs the process may use, taken at start-up: later the harness binds the main thread (thread 0
+// of every team) to one core and may leave it bound.
+const int kUsableCpus = usable_cpus();
 
 template <class T>
 void combine(T* acc, const T* v, int n, Reduce op) {
@@ -60,7 +64,7 @@ void Backoff::pause() {
 Team::Team(int np)
     : np_(np),
       rounds_(0),
-      spin_limit_(np <= usable_cpus() ? kSpinLimit : kOversubscribedSpinLimit),
+      spin_limit_(np <= kUsableCpus ? kSpinLimit : kOversubscribedSpinLimit),
       local_(static_cast<std::size_t>(np)) {
   while ((1 << rounds_) < np) ++rounds_;
   flags_ = std::vector<Flag>(static_cast<std::size_t>(np) * static_cast<std::size_t>(rounds_));

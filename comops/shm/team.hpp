@@ -111,8 +111,8 @@ class Team {
     std::atomic<std::uint64_t> value{0};
   };
   struct alignas(kLineBytes) Local {  // written by its own thread only
-    std::uint64_t epoch = 0;           // dissemination barriers passed
-    const void* ptr = nullptr;         // values published by allreduce
+    std::uint64_t epoch = 0;          // dissemination barriers passed
+    const void* ptr = nullptr;        // values published by allreduce
   };
 
   int np_;
@@ -122,8 +122,8 @@ class Team {
   mutable std::mutex error_mutex_;
   std::exception_ptr error_;
 
-  std::vector<Flag> flags_;    // np x rounds_ dissemination flags, one line each
-  std::vector<Local> local_;   // one per thread
+  std::vector<Flag> flags_;   // np x rounds_ dissemination flags, one line each
+  std::vector<Local> local_;  // one per thread
   alignas(kLineBytes) std::atomic<int> central_count_{0};
   alignas(kLineBytes) std::atomic<std::uint64_t> central_generation_{0};
 

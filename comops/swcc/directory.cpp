@@ -2,8 +2,9 @@
 // that holds cached block data.
 #include "comops/swcc/directory.hpp"
 
-#include <cstring>
 #include <fmt/format.h>
+
+#include <cstring>
 
 namespace comops::swcc {
 

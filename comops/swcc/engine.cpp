@@ -2,13 +2,13 @@
 // the pure transitions of protocol_*.cpp, the progress engine and its waits.
 #include "comops/swcc/engine.hpp"
 
+#include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
 
 #include <bit>
 #include <cstring>
 #include <exception>
-#include <fmt/format.h>
 
 #include "comops/op.hpp"
 
@@ -27,8 +27,8 @@ Engine::Engine(MPI_Comm comm, const Config& config)
       block_shift_(std::countr_zero(config.block_bytes)),
       dir_(transport_.rank(), transport_.size(), config.block_bytes) {
   if (!valid_block_bytes(block_bytes_))
-    throw UsageError(fmt::format("swcc: block size {} not one of 8, 64, 256, 1024, 4096",
-                                 block_bytes_));
+    throw UsageError(
+        fmt::format("swcc: block size {} not one of 8, 64, 256, 1024, 4096", block_bytes_));
   if (size_ > 64) throw RuntimeError("swcc: at most 64 ranks (sharer sets are 64-bit)");
   void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -84,7 +84,8 @@ bool Engine::try_read(int home, std::uint64_t off, void* dst, std::size_t len) {
   Entry* e = dir_.row(home).find(blk);
   if (home == rank_) {
     HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
-    if (home_access(rank_, e != nullptr, he, swcc::Access::kRead) != LocalAction::kHit) return false;
+    if (home_access(rank_, e != nullptr, he, swcc::Access::kRead) != LocalAction::kHit)
+      return false;
     std::memcpy(dst, segment_ + off, len);
     return true;
   }
@@ -103,7 +104,8 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
   Entry* e = dir_.row(home).find(blk);
   if (home == rank_) {
     HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
-    if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit) return false;
+    if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit)
+      return false;
     if (e && e->state == State::kShared) {  // no sharers left: silently take it
       e->state = State::kModified;
       e->owner = rank_;
@@ -118,8 +120,8 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
 
 // ---- requests ----
 
-void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload,
-                  std::uint32_t len, std::uint64_t tag, std::uint32_t offset, MsgType nacked) {
+void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload, std::uint32_t len,
+                  std::uint64_t tag, std::uint32_t offset, MsgType nacked) {
   MsgHeader h;
   h.type = type;
   h.nacked = nacked;
@@ -131,9 +133,7 @@ void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload
   transport_.send(to, h, payload);
 }
 
-void Engine::send_request(int home, std::uint64_t block, MsgType type) {
-  send(home, type, block);
-}
+void Engine::send_request(int home, std::uint64_t block, MsgType type) { send(home, type, block); }
 
 void Engine::enqueue(int home, std::uint64_t off, Access a) {
   const std::uint64_t blk = off >> block_shift_;
@@ -157,8 +157,8 @@ void Engine::enqueue(int home, std::uint64_t off, Access a) {
 void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
   auto it = requests_.find(key(home, blk));
   if (it == requests_.end())
-    throw ProtocolError(fmt::format("swcc rank {}: reply for block {}:{} with no request",
-                                    rank_, home, blk));
+    throw ProtocolError(
+        fmt::format("swcc rank {}: reply for block {}:{} with no request", rank_, home, blk));
   Request& r = it->second;
   std::size_t i = 0;
   for (; i < r.accesses.size(); ++i) {
@@ -180,8 +180,8 @@ void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
   send_request(home, blk, r.sent);
 }
 
-void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src,
-                        std::size_t len, int* done) {
+void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
+                        int* done) {
   const std::uint64_t tag = next_tag_++;
   ++stats_.misses;
   ++outstanding_;
@@ -214,7 +214,8 @@ void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_
   write_lock_ = key(home, off >> block_shift_);
   while (!try_write(home, off, src, len)) {
     int done = 0;
-    enqueue(home, off, Access{true, true, off, static_cast<std::uint32_t>(len), nullptr, {}, &done});
+    enqueue(home, off,
+            Access{true, true, off, static_cast<std::uint32_t>(len), nullptr, {}, &done});
     wait_until([&] { return done != 0; });
   }
   write_lock_ = ~std::uint64_t{0};
@@ -228,8 +229,9 @@ void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
 void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
   if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
   const auto* p = static_cast<const std::uint8_t*>(src);
-  enqueue(home, off,
-          Access{true, false, off, static_cast<std::uint32_t>(len), nullptr, {p, p + len}, nullptr});
+  enqueue(
+      home, off,
+      Access{true, false, off, static_cast<std::uint32_t>(len), nullptr, {p, p + len}, nullptr});
 }
 
 void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len) {
@@ -284,6 +286,7 @@ void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
     case MsgType::kLockReq:
     case MsgType::kLockGrant:
     case MsgType::kUnlock:
+    case MsgType::kUnlockAck:
       return on_lock(h);
     default:
       throw ProtocolError(fmt::format("swcc rank {}: unknown message {}", rank_, int(h.type)));
@@ -293,14 +296,15 @@ void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
 void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
   const std::uint64_t blk = h.block;
   Entry* e = dir_.row(rank_).find(blk);
-  const HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{State::kModified, 0, rank_};
+  const HomeEntry he =
+      e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{State::kModified, 0, rank_};
   auto bi = busy_.find(blk);
   const HomePending hp = bi != busy_.end() ? bi->second.pending : HomePending{};
   HomeEvent ev{h.type, h.src, h.nacked, false};
-  if (h.type == MsgType::kReadReq || h.type == MsgType::kWriteReq ||
-      h.type == MsgType::kStoreReq)
-    ev.write_locked = write_lock_ == key(rank_, blk) &&
-                      home_access(rank_, e != nullptr, he, swcc::Access::kWrite) == LocalAction::kHit;
+  if (h.type == MsgType::kReadReq || h.type == MsgType::kWriteReq || h.type == MsgType::kStoreReq)
+    ev.write_locked =
+        write_lock_ == key(rank_, blk) &&
+        home_access(rank_, e != nullptr, he, swcc::Access::kWrite) == LocalAction::kHit;
   const HomeOutcome out = home_transition(rank_, he, hp, ev);
   std::uint8_t* mem = segment_ + (blk << block_shift_);
   if (h.type == MsgType::kRemoteNack) {
@@ -377,8 +381,7 @@ void Engine::on_requester(const MsgHeader& h) {
 void Engine::on_cache(const MsgHeader& h, const std::uint8_t* payload) {
   const int home = h.src;
   const std::uint64_t blk = h.block;
-  if (h.type == MsgType::kStoreAck ||
-      (h.type == MsgType::kNack && h.nacked == MsgType::kStoreReq))
+  if (h.type == MsgType::kStoreAck || (h.type == MsgType::kNack && h.nacked == MsgType::kStoreReq))
     return on_requester(h);
   Entry& e = dir_.lookup_or_create(home, blk);
   const bool locked = write_lock_ == key(home, blk);
@@ -424,6 +427,10 @@ void Engine::on_lock(const MsgHeader& h) {
     granted_[id] = true;
     return;
   }
+  if (h.type == MsgType::kUnlockAck) {
+    --outstanding_;
+    return;
+  }
   LockState& l = locks_[id];
   if (h.type == MsgType::kLockReq) {
     if (!l.held) {
@@ -434,6 +441,7 @@ void Engine::on_lock(const MsgHeader& h) {
     }
     return;
   }
+  send(h.src, MsgType::kUnlockAck, 0, nullptr, 0, h.tag);
   if (l.queue.empty()) {
     l.held = false;
   } else {
@@ -468,8 +476,8 @@ void Engine::check_watchdog(double now, double waited) {
   for (const auto& [k, r] : requests_) late = late || now - r.start > limit;
   for (const auto& [k, s] : stores_) late = late || now - s.start > limit;
   if (late)
-    throw RuntimeError(fmt::format("swcc rank {}: watchdog: no progress for {:.1f} s\n{}", rank_,
-                                   waited, dump()));
+    throw RuntimeError(
+        fmt::format("swcc rank {}: watchdog: no progress for {:.1f} s\n{}", rank_, waited, dump()));
 }
 
 void Engine::sync() {
@@ -497,6 +505,7 @@ void Engine::lock(int id) {
 void Engine::unlock(int id) {
   sync();  // writes made under the lock are complete before anyone else gets it
   granted_.erase(id);
+  ++outstanding_;  // the release is acknowledged, so sync() and barrier() drain lock traffic
   send(id % size_, MsgType::kUnlock, 0, nullptr, 0, static_cast<std::uint64_t>(id));
 }
 

@@ -20,11 +20,11 @@ namespace comops::swcc {
 
 /// How a DSM instance is built. All ranks must pass the same values.
 struct Config {
-  std::size_t block_bytes = 64;           ///< 8, 64, 256, 1024 or 4096
-  bool uncached = false;                  ///< sc mode: every remote access goes to the home
-  std::size_t segment_bytes = 16 << 20;   ///< this rank's global segment
-  FaultConfig fault;                      ///< transport fault injection (tests)
-  double watchdog_s = 60;                 ///< a request older than this throws with a dump
+  std::size_t block_bytes = 64;          ///< 8, 64, 256, 1024 or 4096
+  bool uncached = false;                 ///< sc mode: every remote access goes to the home
+  std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
+  FaultConfig fault;                     ///< transport fault injection (tests)
+  double watchdog_s = 60;                ///< a request older than this throws with a dump
 };
 
 /// Per-rank event counters, cumulative since construction.
@@ -94,7 +94,7 @@ class Engine {
   struct Access {
     bool write;           ///< needs Modified
     bool blocking_write;  ///< write(): the caller applies the value after the grant
-    std::uint64_t off;  ///< byte offset in the home's segment
+    std::uint64_t off;    ///< byte offset in the home's segment
     std::uint32_t len;
     void* dst;
     std::vector<std::uint8_t> data;  ///< put payload
@@ -160,11 +160,11 @@ class Engine {
     void* dst;
     int* done;
   };
-  std::unordered_map<std::uint64_t, ScOp> sc_ops_;       ///< sc requests by id
-  std::unordered_map<int, LockState> locks_;             ///< locks homed here
-  std::unordered_map<int, bool> granted_;                ///< locks this rank asked for
+  std::unordered_map<std::uint64_t, ScOp> sc_ops_;  ///< sc requests by id
+  std::unordered_map<int, LockState> locks_;        ///< locks homed here
+  std::unordered_map<int, bool> granted_;           ///< locks this rank asked for
   std::uint64_t next_tag_ = 1;
-  std::int64_t outstanding_ = 0;  ///< unfinished accesses, stores and sc operations
+  std::int64_t outstanding_ = 0;                  ///< unfinished accesses, stores and sc operations
   std::uint64_t write_lock_ = ~std::uint64_t{0};  ///< the write-lock flag: key of the block
 };
 

@@ -39,6 +39,7 @@ enum class MsgType : std::uint8_t {
   kLockReq,  ///< lock protocol: acquire at the lock's home
   kLockGrant,
   kUnlock,
+  kUnlockAck,  ///< lock home -> releaser: the release is recorded (sync() waits for it)
   kCount
 };
 
@@ -76,8 +77,8 @@ struct HomePending {
 
 /// An event at the home for one block.
 struct HomeEvent {
-  MsgType type;          ///< a request, kInvalAck, kFlushData or kRemoteNack
-  int src;               ///< sender rank
+  MsgType type;                      ///< a request, kInvalAck, kFlushData or kRemoteNack
+  int src;                           ///< sender rank
   MsgType nacked = MsgType::kInval;  ///< kRemoteNack: which message was refused
   bool write_locked = false;  ///< the home's own write to this block is between grant and apply
 };
@@ -85,11 +86,11 @@ struct HomeEvent {
 /// What the home does.
 struct HomeOutcome {
   HomeEntry next;
-  HomePending pending;              ///< meaningful while next.state is busy
-  std::vector<Send> sends;          ///< in order
-  bool take_flush_data = false;     ///< copy the FlushData payload into home memory first
-  bool apply_store = false;         ///< write the pending store's payload into home memory
-  bool nacked = false;              ///< the event was a request answered with kNack
+  HomePending pending;           ///< meaningful while next.state is busy
+  std::vector<Send> sends;       ///< in order
+  bool take_flush_data = false;  ///< copy the FlushData payload into home memory first
+  bool apply_store = false;      ///< write the pending store's payload into home memory
+  bool nacked = false;           ///< the event was a request answered with kNack
 };
 
 /// Home-side transition of block state for `home` (the rank running it). Throws ProtocolError
@@ -100,11 +101,11 @@ HomeOutcome home_transition(int home, const HomeEntry& entry, const HomePending&
 /// What a non-home node does with a message about its copy of a block.
 struct CacheOutcome {
   State next;
-  std::vector<Send> sends;   ///< to the home
-  bool install_data = false;   ///< copy the reply's data into the entry
-  bool complete = false;       ///< the outstanding request got its grant: serve waiting accesses
-  bool retry = false;          ///< the outstanding request was refused: re-check, then resend
-  bool invalidated = false;    ///< a copy was dropped (counter)
+  std::vector<Send> sends;    ///< to the home
+  bool install_data = false;  ///< copy the reply's data into the entry
+  bool complete = false;      ///< the outstanding request got its grant: serve waiting accesses
+  bool retry = false;         ///< the outstanding request was refused: re-check, then resend
+  bool invalidated = false;   ///< a copy was dropped (counter)
 };
 
 /// Cache-side transition at a non-home node `self` for a block homed at `home`, current state

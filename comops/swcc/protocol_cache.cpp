@@ -8,21 +8,26 @@ namespace comops::swcc {
 
 const char* state_name(State s) {
   switch (s) {
-    case State::kInvalid: return "Invalid";
-    case State::kShared: return "Shared";
-    case State::kModified: return "Modified";
-    case State::kBusyRead: return "BusyRead";
-    case State::kBusyWrite: return "BusyWrite";
+    case State::kInvalid:
+      return "Invalid";
+    case State::kShared:
+      return "Shared";
+    case State::kModified:
+      return "Modified";
+    case State::kBusyRead:
+      return "BusyRead";
+    case State::kBusyWrite:
+      return "BusyWrite";
   }
   return "?";
 }
 
 const char* msg_name(MsgType t) {
   static const char* const kNames[] = {
-      "ReadReq",    "WriteReq",  "StoreReq",   "ReadReply",   "WriteReply", "StoreAck",
-      "Nack",       "Inval",     "Flush",      "FlushInval",  "InvalAck",   "FlushData",
-      "RemoteNack", "ScRead",    "ScReadReply", "ScWrite",    "ScWriteAck", "LockReq",
-      "LockGrant",  "Unlock"};
+      "ReadReq",    "WriteReq", "StoreReq",    "ReadReply",  "WriteReply", "StoreAck",
+      "Nack",       "Inval",    "Flush",       "FlushInval", "InvalAck",   "FlushData",
+      "RemoteNack", "ScRead",   "ScReadReply", "ScWrite",    "ScWriteAck", "LockReq",
+      "LockGrant",  "Unlock",   "UnlockAck"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(MsgType::kCount));
   auto i = static_cast<unsigned>(t);
   return i < static_cast<unsigned>(MsgType::kCount) ? kNames[i] : "?";
@@ -30,9 +35,10 @@ const char* msg_name(MsgType t) {
 
 CacheOutcome cache_transition(int self, int home, State s, MsgType type, bool write_locked) {
   auto impossible = [&]() -> CacheOutcome {
-    throw ProtocolError(fmt::format("swcc cache (rank {}, home {}): impossible cell state={} "
-                                    "event={}",
-                                    self, home, state_name(s), msg_name(type)));
+    throw ProtocolError(
+        fmt::format("swcc cache (rank {}, home {}): impossible cell state={} "
+                    "event={}",
+                    self, home, state_name(s), msg_name(type)));
   };
   if (s == State::kBusyRead || s == State::kBusyWrite) return impossible();
   CacheOutcome o{s, {}};

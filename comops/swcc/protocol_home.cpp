@@ -1,7 +1,8 @@
 // Home-side MSI transitions of one block: requests, invalidation acks, flushes and refusals.
 // Mirrored by the Home* rules of comops/swcc/model/swcc.m; change both together.
-#include <bit>
 #include <fmt/format.h>
+
+#include <bit>
 
 #include "comops/swcc/protocol.hpp"
 
@@ -11,10 +12,10 @@ namespace {
 std::uint64_t bit(int r) { return std::uint64_t{1} << r; }
 
 [[noreturn]] void impossible(const HomeEntry& e, const HomeEvent& ev) {
-  throw ProtocolError(fmt::format("swcc home: impossible cell state={} owner={} sharers={:#x} "
-                                  "event={} from {}",
-                                  state_name(e.state), e.owner, e.sharers, msg_name(ev.type),
-                                  ev.src));
+  throw ProtocolError(
+      fmt::format("swcc home: impossible cell state={} owner={} sharers={:#x} "
+                  "event={} from {}",
+                  state_name(e.state), e.owner, e.sharers, msg_name(ev.type), ev.src));
 }
 
 HomeOutcome nack(const HomeEntry& e, const HomePending& p, int src) {
@@ -58,7 +59,7 @@ HomeOutcome on_request(int home, const HomeEntry& e, const HomePending& p, const
         o.next = {State::kBusyRead, e.sharers, e.owner};
         o.pending = {MsgType::kReadReq, s, 1};
         o.sends.push_back({MsgType::kFlush, e.owner, false});
-      } else {  // Shared
+      } else {                                                        // Shared
         if (s != home && (e.sharers & bit(s))) return nack(e, p, s);  // reply in flight
         if (s != home) o.next.sharers |= bit(s);
         o.sends.push_back({MsgType::kReadReply, s, s != home});
@@ -145,8 +146,8 @@ HomeOutcome home_transition(int home, const HomeEntry& e, const HomePending& p,
     case MsgType::kRemoteNack: {
       // The target had not yet received its grant (non-FIFO) or holds the write lock: resend.
       const bool flush = ev.nacked == MsgType::kFlush || ev.nacked == MsgType::kFlushInval;
-      if (flush && (e.owner != ev.src || (e.state != State::kBusyRead &&
-                                          e.state != State::kBusyWrite)))
+      if (flush &&
+          (e.owner != ev.src || (e.state != State::kBusyRead && e.state != State::kBusyWrite)))
         impossible(e, ev);
       if (flush && ((e.state == State::kBusyRead) != (ev.nacked == MsgType::kFlush)))
         impossible(e, ev);

@@ -99,8 +99,7 @@ class Dsm {
   template <class T>
   void write(global_ptr<T> p, const T& v) {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
-    if (!hit_write(p.rank, p.offset, &v, sizeof(T)))
-      e_.write_miss(p.rank, p.offset, &v, sizeof(T));
+    if (!hit_write(p.rank, p.offset, &v, sizeof(T))) e_.write_miss(p.rank, p.offset, &v, sizeof(T));
   }
   /// Split-phase bulk get of n elements into dst; complete at sync().
   template <class T>
@@ -168,8 +167,7 @@ class Dsm {
       DirRow& row = e_.dir().row(home);
       if (row.empty()) return seg_ + off;  // home fast path: nobody else touched it
       const Entry* en = row.find(off >> kShift);
-      if (!en || en->state == State::kShared ||
-          (en->state == State::kModified && en->owner == me_))
+      if (!en || en->state == State::kShared || (en->state == State::kModified && en->owner == me_))
         return seg_ + off;
       return nullptr;
     }
@@ -216,11 +214,26 @@ class Dsm {
 template <class F>
 decltype(auto) dispatch_block_size(Engine& engine, F&& f) {
   switch (engine.block_bytes()) {
-    case 8: { Dsm<8> d(engine); return f(d); }
-    case 64: { Dsm<64> d(engine); return f(d); }
-    case 256: { Dsm<256> d(engine); return f(d); }
-    case 1024: { Dsm<1024> d(engine); return f(d); }
-    default: { Dsm<4096> d(engine); return f(d); }
+    case 8: {
+      Dsm<8> d(engine);
+      return f(d);
+    }
+    case 64: {
+      Dsm<64> d(engine);
+      return f(d);
+    }
+    case 256: {
+      Dsm<256> d(engine);
+      return f(d);
+    }
+    case 1024: {
+      Dsm<1024> d(engine);
+      return f(d);
+    }
+    default: {
+      Dsm<4096> d(engine);
+      return f(d);
+    }
   }
 }
 

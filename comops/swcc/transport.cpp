@@ -28,15 +28,16 @@ Transport::~Transport() {
 }
 
 void Transport::post(int i) {
-  MPI_Irecv(recv_bufs_[i].data(), static_cast<int>(max_bytes_), MPI_BYTE, MPI_ANY_SOURCE, 0,
-            comm_, &recv_reqs_[i]);
+  MPI_Irecv(recv_bufs_[i].data(), static_cast<int>(max_bytes_), MPI_BYTE, MPI_ANY_SOURCE, 0, comm_,
+            &recv_reqs_[i]);
 }
 
 void Transport::send(int dest, const MsgHeader& h, const void* payload) {
   if (dest == rank_) {
     Incoming m{h, {}};
-    if (h.len) m.payload.assign(static_cast<const std::uint8_t*>(payload),
-                                static_cast<const std::uint8_t*>(payload) + h.len);
+    if (h.len)
+      m.payload.assign(static_cast<const std::uint8_t*>(payload),
+                       static_cast<const std::uint8_t*>(payload) + h.len);
     self_.push_back(std::move(m));
     return;
   }

@@ -20,11 +20,11 @@ struct MsgHeader {
   MsgType type = MsgType::kReadReq;
   MsgType nacked = MsgType::kReadReq;  ///< kNack/kRemoteNack: the refused message
   std::uint16_t pad = 0;
-  std::int32_t src = -1;       ///< sender rank
-  std::uint64_t block = 0;     ///< block number in the home's segment (sc: byte offset)
-  std::uint32_t offset = 0;    ///< byte offset inside the block (store, sc)
-  std::uint32_t len = 0;       ///< payload bytes
-  std::uint64_t tag = 0;       ///< store id, sc id or lock id
+  std::int32_t src = -1;     ///< sender rank
+  std::uint64_t block = 0;   ///< block number in the home's segment (sc: byte offset)
+  std::uint32_t offset = 0;  ///< byte offset inside the block (store, sc)
+  std::uint32_t len = 0;     ///< payload bytes
+  std::uint64_t tag = 0;     ///< store id, sc id or lock id
 };
 static_assert(sizeof(MsgHeader) == 32);
 
@@ -68,7 +68,7 @@ class Transport {
   }
 
   std::int64_t messages_sent() const { return messages_sent_; }  ///< network only
-  std::int64_t bytes_sent() const { return bytes_sent_; }         ///< headers included
+  std::int64_t bytes_sent() const { return bytes_sent_; }        ///< headers included
   std::size_t held() const { return held_.size(); }
 
  private:

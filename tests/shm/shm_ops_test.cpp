@@ -84,7 +84,8 @@ class ShmMeasure : public testing::TestWithParam<Point> {};
 TEST_P(ShmMeasure, ExactThroughHarness) {
   const Point& p = GetParam();
   const Args args = make_args(p.op, p.np, p.bytes, p.root);
-  const PointResult r = measure_point(backend(p.scheme), args, quick_options(p.bytes), no_pinning());
+  const PointResult r =
+      measure_point(backend(p.scheme), args, quick_options(p.bytes), no_pinning());
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(r.backend, "shm-" + p.scheme);
   EXPECT_EQ(r.cores.size(), static_cast<std::size_t>(p.np));

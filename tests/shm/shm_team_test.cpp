@@ -172,6 +172,16 @@ TEST(ShmTeam, FactoryThrowingOnOneThreadThroughMeasurePoint) {
   EXPECT_EQ(r.wrong, 0);
 }
 
+TEST(ShmTeam, NestedSpmdIsARuntimeErrorNotADeadlock) {
+  EXPECT_THROW(backend("direct").spmd(2,
+                                      [](Comm& comm) {
+                                        if (comm.rank() == 0)
+                                          backend("staged").spmd(2, [](Comm&) {});
+                                        comm.barrier();
+                                      }),
+               RuntimeError);
+}
+
 TEST(ShmTeam, OtherWorldRanksWouldReturnAtOnceAndNpIsChecked) {
   EXPECT_THROW(backend("direct").spmd(0, [](Comm&) {}), UsageError);
   EXPECT_THROW(backend("direct").spmd(100000, [](Comm&) {}), UsageError);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,7 @@ template <class D>
 void check_coherence(D& d, int block_count_per_home, int n) {
   const int me = d.rank();
   Engine& e = d.engine();
-  ASSERT_TRUE(e.quiescent()) << e.dump();
+  EXPECT_TRUE(e.quiescent()) << e.dump();  // not ASSERT: collectives follow
   const std::size_t B = e.block_bytes();
   for (int h = 0; h < std::min(kHomes, n); ++h) {
     for (int b = 0; b < block_count_per_home; ++b) {
@@ -97,7 +98,7 @@ void check_coherence(D& d, int block_count_per_home, int n) {
       MPI_Allgather(&mine, sizeof(Copy), MPI_BYTE, all.data(), sizeof(Copy), MPI_BYTE,
                     MPI_COMM_WORLD);
       const Copy& home = all[h];
-      ASSERT_TRUE(home.state == static_cast<int>(State::kShared) ||
+      EXPECT_TRUE(home.state == static_cast<int>(State::kShared) ||
                   home.state == static_cast<int>(State::kModified))
           << "home " << h << " block " << b << " busy at a quiescent point";
       int writers = 0;
@@ -151,9 +152,16 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
       std::int64_t increments = 0;
       for (int round = 0; round < g_rounds; ++round) {
         std::vector<std::int64_t> last_write(kWords, 0);
+        std::set<int> pending;
         for (int op = 0; op < 150; ++op) {
           const int w = static_cast<int>(rng() % words);
           const auto p = ck.word(w);
+          // Split-C semantics: a put or store is ordered with this rank's later accesses to the
+          // same word only by sync(). Sync before touching a word with one pending.
+          if (pending.count(w)) {
+            d.sync();
+            pending.clear();
+          }
           switch (rng() % 6) {
             case 0:
             case 1:
@@ -165,6 +173,10 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
               int ws[3];
               for (int i = 0; i < k; ++i) {
                 ws[i] = static_cast<int>(rng() % words);
+                if (pending.count(ws[i])) {
+                  d.sync();
+                  pending.clear();
+                }
                 d.get(&v[i], ck.word(ws[i]), 1);
               }
               d.sync();
@@ -182,14 +194,14 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
               const std::int64_t v = tag(me, w, ++ck.seq);
               d.put(p, &v, 1);
               last_write[w] = v;
-              if (rng() % 2) d.sync();
+              pending.insert(w);
               break;
             }
             default: {
               const std::int64_t v = tag(me, w, ++ck.seq);
               d.store(p, &v, 1);
               last_write[w] = v;
-              if (rng() % 2) d.sync();
+              pending.insert(w);
               break;
             }
           }

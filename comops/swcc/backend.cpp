@@ -1,0 +1,148 @@
+// The swcc backend family: options (--block-size, --uncached), one configured backend per block
+// size (and sc), participants on per-np sub-communicators of MPI_COMM_WORLD.
+#include "comops/swcc/backend.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <string>
+
+#include "comops/swcc/dsm_op.hpp"
+#include "comops/swcc/swcc_comm.hpp"
+
+namespace comops {
+namespace {
+
+using swcc::OpConfig;
+
+class SwccBackend final : public Backend {
+ public:
+  explicit SwccBackend(OpConfig cfg) : cfg_(cfg) {}
+  ~SwccBackend() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    for (auto& [np, c] : comms_)
+      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  }
+
+  std::string label() const override {
+    return cfg_.uncached ? "swcc-sc" : fmt::format("swcc-{}", cfg_.block_bytes);
+  }
+  Participants participants() const override { return Participants::kProcesses; }
+
+  OpFactory op(OpKind kind) const override {
+    using Make = std::unique_ptr<OpInstance> (*)(const OpConfig&, Comm&, const Args&, Buffers&);
+    Make make = nullptr;
+    switch (kind) {
+      case OpKind::kPingpong:
+        make = swcc::make_pingpong;
+        break;
+      case OpKind::kBroadcast:
+        make = swcc::make_broadcast;
+        break;
+      case OpKind::kReduceMax:
+      case OpKind::kReduceSum:
+        make = swcc::make_reduce;
+        break;
+      case OpKind::kGather:
+        make = swcc::make_gather;
+        break;
+      case OpKind::kScatter:
+        make = swcc::make_scatter;
+        break;
+      case OpKind::kBarrier:
+        make = swcc::make_barrier;
+        break;
+    }
+    if (!make) return {};
+    const OpConfig cfg = cfg_;
+    return [cfg, make](Comm& comm, const Args& args, Buffers& bufs) {
+      return make(cfg, comm, args, bufs);
+    };
+  }
+
+  int max_participants() const override {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+  }
+
+  void spmd(int np, const std::function<void(Comm&)>& body) override {
+    auto it = comms_.find(np);
+    if (it == comms_.end()) {  // collective over every world rank, in the same order
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      MPI_Comm c = MPI_COMM_NULL;
+      MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &c);
+      it = comms_.emplace(np, c).first;
+    }
+    if (it->second == MPI_COMM_NULL) return;
+    swcc::SwccComm comm(it->second);
+    body(comm);
+  }
+
+  nlohmann::json context() const override {
+    return {{"dsm", "SWCC-Split-C style software cache coherence over MPI point-to-point"},
+            {"mode", cfg_.uncached ? "sc (uncached: every remote access goes to the home)"
+                                   : "cached (MSI invalidation, home-serialised)"},
+            {"block_bytes", cfg_.uncached ? 0 : cfg_.block_bytes},
+            {"directory_entry_bytes", sizeof(swcc::Entry)}};
+  }
+
+ private:
+  OpConfig cfg_;
+  std::map<int, MPI_Comm> comms_;
+};
+
+class SwccFamily final : public BackendFamily {
+ public:
+  std::string name() const override { return "swcc"; }
+  std::string description() const override {
+    return "software cache-coherent DSM over MPI (SWCC-Split-C): ops as shared-memory programs";
+  }
+  bool needs_processes() const override { return true; }
+  void add_options(CLI::App& app) override {
+    app.add_option("--block-size", block_sizes_,
+                   "swcc coherence block sizes in bytes (8,64,256,1024,4096)")
+        ->delimiter(',')
+        ->default_str("64");
+    app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)");
+  }
+  void validate() const override {
+    for (const std::string& s : block_sizes_) {
+      std::size_t b = 0;
+      try {
+        std::size_t used = 0;
+        b = std::stoul(s, &used);
+        if (used != s.size()) b = 0;
+      } catch (...) {
+        b = 0;
+      }
+      if (!swcc::valid_block_bytes(b))
+        throw UsageError(fmt::format("--block-size: '{}' is not one of 8, 64, 256, 1024, 4096", s));
+    }
+  }
+  std::vector<std::unique_ptr<Backend>> create() override {
+    validate();
+    std::vector<std::unique_ptr<Backend>> v;
+    std::vector<std::string> sizes =
+        block_sizes_.empty() ? std::vector<std::string>{"64"} : block_sizes_;
+    for (const std::string& s : sizes)
+      v.push_back(std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false}));
+    if (uncached_) v.push_back(std::make_unique<SwccBackend>(OpConfig{64, true}));
+    return v;
+  }
+
+ private:
+  std::vector<std::string> block_sizes_;
+  bool uncached_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<BackendFamily> make_swcc_family() { return std::make_unique<SwccFamily>(); }
+
+}  // namespace comops

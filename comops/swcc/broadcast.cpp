@@ -1,0 +1,40 @@
+// swcc broadcast (the paper's staged scheme): the root writes a global buffer in its own memory,
+// DSM barrier, every other rank reads it with a bulk get.
+#include "comops/swcc/dsm_op.hpp"
+
+namespace comops::swcc {
+namespace {
+
+template <std::size_t B>
+class Broadcast final : public DsmOpBase {
+ public:
+  Broadcast(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
+      : DsmOpBase(comm, cfg, segment_for(args.bytes, 1)),
+        d_(*engine_),
+        bufs_(bufs),
+        count_(args.count),
+        root_(args.root),
+        buf_(d_.template alloc<Elem>(args.count)) {}
+
+  void run() override {
+    if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, count_);
+    d_.barrier();  // syncs the put first
+    if (d_.rank() != root_) d_.read_bulk(bufs_.recv, buf_.on(root_), count_);
+  }
+
+ private:
+  Dsm<B> d_;
+  Buffers& bufs_;
+  std::size_t count_;
+  int root_;
+  SpreadArray<Elem> buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_broadcast(const OpConfig& cfg, Comm& comm, const Args& args,
+                                           Buffers& bufs) {
+  return make_dsm_op<Broadcast>(cfg, comm, args, bufs);
+}
+
+}  // namespace comops::swcc

@@ -1,0 +1,60 @@
+// The common part of the COMOPS ops on swcc: each instance owns a DSM engine on the point's
+// communicator, picks the compiled block size once, and reports the DSM counters.
+#pragma once
+
+#include <memory>
+
+#include "comops/op.hpp"
+#include "comops/swcc/swcc.hpp"
+#include "comops/swcc/swcc_comm.hpp"
+
+namespace comops::swcc {
+
+/// Backend settings an op needs (block size, uncached).
+struct OpConfig {
+  std::size_t block_bytes = 64;
+  bool uncached = false;
+};
+
+/// Base of every swcc op: the engine (collective construction) and counters().
+class DsmOpBase : public OpInstance {
+ public:
+  DsmOpBase(Comm& comm, const OpConfig& cfg, std::size_t segment_bytes);
+  ~DsmOpBase() override;
+  Counters counters() const override;
+
+ protected:
+  SwccComm& comm_;
+  std::unique_ptr<Engine> engine_;
+};
+
+/// Instantiates Op<B> for the configured block size: the one run-time dispatch.
+template <template <std::size_t> class Op, class... A>
+std::unique_ptr<OpInstance> make_dsm_op(const OpConfig& cfg, A&&... a) {
+  switch (cfg.block_bytes) {
+    case 8:
+      return std::make_unique<Op<8>>(cfg, a...);
+    case 64:
+      return std::make_unique<Op<64>>(cfg, a...);
+    case 256:
+      return std::make_unique<Op<256>>(cfg, a...);
+    case 1024:
+      return std::make_unique<Op<1024>>(cfg, a...);
+    case 4096:
+      return std::make_unique<Op<4096>>(cfg, a...);
+  }
+  throw UsageError("swcc: unsupported block size");
+}
+
+/// Segment bytes for `bytes` of payload per rank and np ranks, with room for flags.
+std::size_t segment_for(std::size_t bytes, int np);
+
+/// The factories of the ops, bound to a configuration by the backend.
+std::unique_ptr<OpInstance> make_pingpong(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_broadcast(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_reduce(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_gather(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_scatter(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_barrier(const OpConfig&, Comm&, const Args&, Buffers&);
+
+}  // namespace comops::swcc

@@ -1,0 +1,42 @@
+// swcc gather: every rank stores its block into a global buffer homed at the root (which ends up
+// owning it), DSM barrier, the root reads the whole buffer from its own memory.
+#include "comops/swcc/dsm_op.hpp"
+
+namespace comops::swcc {
+namespace {
+
+template <std::size_t B>
+class Gather final : public DsmOpBase {
+ public:
+  Gather(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
+      : DsmOpBase(comm, cfg, segment_for(args.bytes, args.np)),
+        d_(*engine_),
+        bufs_(bufs),
+        count_(args.count),
+        root_(args.root),
+        buf_(d_.template alloc<Elem>(args.count * static_cast<std::size_t>(args.np))) {}
+
+  void run() override {
+    const auto mine = buf_.on(root_) + static_cast<std::ptrdiff_t>(d_.rank() * count_);
+    d_.store(mine, bufs_.send, count_);
+    d_.barrier();
+    if (d_.rank() == root_) d_.read_bulk(bufs_.recv, buf_.on(root_), buf_.count);
+    d_.barrier();  // the next stores must not overtake the root's read
+  }
+
+ private:
+  Dsm<B> d_;
+  Buffers& bufs_;
+  std::size_t count_;
+  int root_;
+  SpreadArray<Elem> buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_gather(const OpConfig& cfg, Comm& comm, const Args& args,
+                                        Buffers& bufs) {
+  return make_dsm_op<Gather>(cfg, comm, args, bufs);
+}
+
+}  // namespace comops::swcc

@@ -1,0 +1,57 @@
+// swcc reduce-max / reduce-sum: the root seeds a shared vector in its memory, DSM barrier, every
+// other rank folds its input in under a DSM lock, DSM barrier, the root reads the result.
+#include <algorithm>
+#include <vector>
+
+#include "comops/swcc/dsm_op.hpp"
+
+namespace comops::swcc {
+namespace {
+
+template <std::size_t B>
+class Reduce final : public DsmOpBase {
+ public:
+  Reduce(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
+      : DsmOpBase(comm, cfg, segment_for(args.bytes, 1)),
+        d_(*engine_),
+        bufs_(bufs),
+        count_(args.count),
+        root_(args.root),
+        max_(args.op == OpKind::kReduceMax),
+        acc_(d_.template alloc<Elem>(args.count)),
+        tmp_(args.count) {}
+
+  void run() override {
+    const auto acc = acc_.on(root_);
+    if (d_.rank() == root_) d_.put(acc, bufs_.send, count_);
+    d_.barrier();
+    if (d_.rank() != root_) {
+      d_.lock(0);
+      d_.read_bulk(tmp_.data(), acc, count_);
+      for (std::size_t i = 0; i < count_; ++i)
+        tmp_[i] = max_ ? std::max(tmp_[i], bufs_.send[i]) : tmp_[i] + bufs_.send[i];
+      d_.put(acc, tmp_.data(), count_);
+      d_.unlock(0);  // syncs the put first
+    }
+    d_.barrier();
+    if (d_.rank() == root_) d_.read_bulk(bufs_.recv, acc, count_);
+  }
+
+ private:
+  Dsm<B> d_;
+  Buffers& bufs_;
+  std::size_t count_;
+  int root_;
+  bool max_;
+  SpreadArray<Elem> acc_;
+  std::vector<Elem> tmp_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_reduce(const OpConfig& cfg, Comm& comm, const Args& args,
+                                        Buffers& bufs) {
+  return make_dsm_op<Reduce>(cfg, comm, args, bufs);
+}
+
+}  // namespace comops::swcc

@@ -1,0 +1,41 @@
+// swcc scatter: the root writes all blocks into a global buffer in its memory, DSM barrier, each
+// rank reads its own block with a bulk get.
+#include "comops/swcc/dsm_op.hpp"
+
+namespace comops::swcc {
+namespace {
+
+template <std::size_t B>
+class Scatter final : public DsmOpBase {
+ public:
+  Scatter(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
+      : DsmOpBase(comm, cfg, segment_for(args.bytes, args.np)),
+        d_(*engine_),
+        bufs_(bufs),
+        count_(args.count),
+        root_(args.root),
+        buf_(d_.template alloc<Elem>(args.count * static_cast<std::size_t>(args.np))) {}
+
+  void run() override {
+    if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, buf_.count);
+    d_.barrier();
+    const auto mine = buf_.on(root_) + static_cast<std::ptrdiff_t>(d_.rank() * count_);
+    d_.read_bulk(bufs_.recv, mine, count_);
+  }
+
+ private:
+  Dsm<B> d_;
+  Buffers& bufs_;
+  std::size_t count_;
+  int root_;
+  SpreadArray<Elem> buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_scatter(const OpConfig& cfg, Comm& comm, const Args& args,
+                                         Buffers& bufs) {
+  return make_dsm_op<Scatter>(cfg, comm, args, bufs);
+}
+
+}  // namespace comops::swcc

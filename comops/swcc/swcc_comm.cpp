@@ -1,0 +1,60 @@
+// SwccComm: MPI barrier and allreduce that keep serving DSM protocol messages while waiting.
+#include "comops/swcc/swcc_comm.hpp"
+
+#include <sched.h>
+
+namespace comops::swcc {
+namespace {
+MPI_Op to_mpi(Reduce op) {
+  switch (op) {
+    case Reduce::kMin:
+      return MPI_MIN;
+    case Reduce::kMax:
+      return MPI_MAX;
+    case Reduce::kSum:
+      return MPI_SUM;
+  }
+  return MPI_SUM;
+}
+}  // namespace
+
+SwccComm::SwccComm(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+void SwccComm::wait(MPI_Request& req) {
+  for (int spins = 0;; ++spins) {
+    int flag = 0;
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    if (flag) return;
+    if (engine_) engine_->poll();
+    if (spins > 64) sched_yield();
+  }
+}
+
+void SwccComm::barrier() {
+  MPI_Request req;
+  MPI_Ibarrier(comm_, &req);
+  wait(req);
+}
+
+void SwccComm::allreduce(double* values, int n, Reduce op) {
+  MPI_Request req;
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, to_mpi(op), comm_, &req);
+  wait(req);
+}
+
+void SwccComm::allreduce(std::int64_t* values, int n, Reduce op) {
+  MPI_Request req;
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, to_mpi(op), comm_, &req);
+  wait(req);
+}
+
+SwccComm& swcc_comm_of(Comm& comm) {
+  auto* c = dynamic_cast<SwccComm*>(&comm);
+  if (!c) throw RuntimeError("swcc op given a Comm that is not an swcc one");
+  return *c;
+}
+
+}  // namespace comops::swcc

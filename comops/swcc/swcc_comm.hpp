@@ -1,0 +1,35 @@
+// Comm over an MPI sub-communicator whose waits keep the DSM's progress engine running.
+#pragma once
+
+#include <mpi.h>
+
+#include "comops/op.hpp"
+#include "comops/swcc/engine.hpp"
+
+namespace comops::swcc {
+
+/// The participants of one point; barrier and allreduce are non-blocking MPI calls completed
+/// while polling the attached DSM engine (spin, then sched_yield). Owns nothing.
+class SwccComm final : public Comm {
+ public:
+  explicit SwccComm(MPI_Comm comm);
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void barrier() override;
+  void allreduce(double* values, int n, Reduce op) override;
+  void allreduce(std::int64_t* values, int n, Reduce op) override;
+  MPI_Comm handle() const { return comm_; }
+  /// The engine to poll while waiting (null: none); set by op instances for their lifetime.
+  void attach(Engine* engine) { engine_ = engine; }
+
+ private:
+  void wait(MPI_Request& req);
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 0;
+  Engine* engine_ = nullptr;
+};
+
+/// The SwccComm behind a Comm given to an swcc op (throws RuntimeError otherwise).
+SwccComm& swcc_comm_of(Comm& comm);
+
+}  // namespace comops::swcc

@@ -1,0 +1,221 @@
+// The real comops binary: exit 0 on a short sweep with the files it promises, exit 1 on an
+// injected fault, exit 2 with one clear line for each kind of bad input, exit 3 at run time.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  fs::path dir = fs::temp_directory_path() / fmt::format("comops-cli-{}-{}", ::getpid(), info->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs comops with `args` (a shell word list), capturing exit code, stdout and stderr.
+Outcome comops(const std::string& args, const std::string& env = "") {
+  const fs::path dir = scratch() / "io";
+  fs::create_directories(dir);
+  const std::string cmd = fmt::format("{} {} {} >{} 2>{} </dev/null", env, COMOPS_BINARY, args,
+                                      (dir / "out").string(), (dir / "err").string());
+  const int status = std::system(cmd.c_str());
+  Outcome o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  o.out = slurp(dir / "out");
+  o.err = slurp(dir / "err");
+  return o;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// Bad input: exit 2 and exactly one line on stderr holding `message`.
+void expect_usage_error(const std::string& args, const std::string& message) {
+  const Outcome o = comops(args);
+  EXPECT_EQ(o.code, 2) << args << "\nstderr: " << o.err;
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_NE(o.err.find("comops: error: " + message), std::string::npos)
+      << "stderr: " << o.err << "\nexpected: " << message;
+}
+
+constexpr const char* kQuick = "--backend=mpi --np=2 -n 5 -w 1 -r 2 --no-limits";
+
+TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
+  const Outcome o = comops("--help");
+  EXPECT_EQ(o.code, 0);
+  for (const char* word : {"--backend", "--op", "--np", "--sizes", "--min-bytes", "--max-bytes",
+                           "--step-factor", "--iters", "--warmup", "--repetitions", "--bind",
+                           "--csv", "--json", "--gbench-json", "Exit codes", "latency = RTT/2"})
+    EXPECT_NE(o.out.find(word), std::string::npos) << word;
+  EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);
+  EXPECT_EQ(o.err, "");
+}
+
+TEST(Cli, VersionExitsZero) {
+  const Outcome o = comops("--version");
+  EXPECT_EQ(o.code, 0);
+  EXPECT_EQ(o.out, "comops 0.1.0\n");
+}
+
+TEST(Cli, ShortSweepWritesEveryOutput) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format("{} --op=pingpong,broadcast,barrier --sizes=8,1K "
+                                       "--np-bytes=1K --output-dir {}",
+                                       kQuick, dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("== pingpong: bandwidth versus size, np=2 =="), std::string::npos);
+  EXPECT_NE(o.out.find("== broadcast: time versus nprocs at 1024 bytes (1K) =="), std::string::npos);
+  EXPECT_NE(o.out.find("== barrier: time versus nprocs =="), std::string::npos);
+  EXPECT_EQ(slurp(dir / "table.txt"), o.out);
+
+  const auto doc = nlohmann::json::parse(slurp(dir / "results.json"));
+  EXPECT_EQ(doc["comops_format"], 1);
+  for (const char* key : {"date", "host", "git_sha", "comops_version", "mpi_library", "compiler",
+                          "options", "topology", "bindings", "oversubscribed", "limits",
+                          "cpu_idle_share", "psi_available", "world_size"})
+    EXPECT_TRUE(doc["context"].contains(key)) << key;
+  EXPECT_NE(doc["context"]["mpi_library"].get<std::string>().find("MPICH"), std::string::npos);
+  EXPECT_EQ(doc["context"]["world_size"], 2);
+  // pingpong and broadcast at 8 and 1K (1K also the np point), barrier at np=2.
+  ASSERT_EQ(doc["results"].size(), 5u);
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["backend"], "mpi");
+    EXPECT_EQ(row["np"], 2);
+    EXPECT_EQ(row["wrong"], 0);
+    EXPECT_EQ(row["iterations"], 5);
+    EXPECT_EQ(row["repetitions"], 2);
+    EXPECT_EQ(row["rep_times_us"].size(), 2u);
+  }
+  EXPECT_EQ(doc["results"][1]["bytes"], 1024);
+  EXPECT_EQ(doc["results"][1]["tables"], nlohmann::json({"size", "np"}));
+
+  const std::string csv = slurp(dir / "results.csv");
+  EXPECT_EQ(lines(csv), 6);
+  EXPECT_EQ(csv.rfind("backend,op,np,bytes,", 0), 0u);
+
+  const auto gb = nlohmann::json::parse(slurp(dir / "gbench.json"));
+  // 2 repetitions + mean, median, stddev per point.
+  EXPECT_EQ(gb["benchmarks"].size(), 5u * 5u);
+  EXPECT_EQ(gb["benchmarks"][0]["name"], "mpi/pingpong/np:2/bytes:8");
+  EXPECT_EQ(gb["benchmarks"][0]["time_unit"], "us");
+}
+
+TEST(Cli, RunsUnderMpiexecWithTheRanksGiven) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format("{} --op=reduce --sizes=64 --np-bytes=64 --json {}/r.json",
+                                       kQuick, dir.string()),
+                           fmt::format("{} -n 2", COMOPS_MPIEXEC));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  ASSERT_EQ(doc["results"].size(), 1u);
+  EXPECT_EQ(doc["results"][0]["op"], "reduce-max");
+}
+
+TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
+  const Outcome o = comops("--backend=mpi --np=4 --op=barrier -n 5 -r 2 --no-limits",
+                           fmt::format("{} -n 2", COMOPS_MPIEXEC));
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_NE(o.err.find("np=4 needs 4 MPI processes but comops was started with 2"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(Cli, InjectedFaultExitsOneAndKeepsTheRows) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format("{} --op=scatter --sizes=64 --np-bytes=64 --inject-fault "
+                                       "--json {}/r.json",
+                                       kQuick, dir.string()));
+  EXPECT_EQ(o.code, 1);
+  EXPECT_NE(o.err.find("comops: error: 1 wrong element(s) in the results"), std::string::npos)
+      << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  ASSERT_EQ(doc["results"].size(), 1u);
+  EXPECT_EQ(doc["results"][0]["wrong"], 1);
+  EXPECT_TRUE(std::regex_search(o.out, std::regex(" [OC]*W\n"))) << o.out;  // the flags column
+}
+
+TEST(Cli, OversubscribedRunFinishesAndIsFlagged) {
+  if (std::thread::hardware_concurrency() >= 4) GTEST_SKIP() << "needs fewer than 4 cores";
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format("--backend=mpi --np=4 -n 3 -w 1 -r 2 --no-limits "
+                                       "--op=broadcast,barrier --sizes=64 --np-bytes=64 --json {}/r.json",
+                                       dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  EXPECT_EQ(doc["context"]["oversubscribed"], true);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["np"], 4);
+    EXPECT_EQ(row["oversubscribed"], true);
+    EXPECT_EQ(row["wrong"], 0);
+  }
+  EXPECT_TRUE(std::regex_search(o.out, std::regex(" O[CW]*\n"))) << o.out;
+}
+
+TEST(Cli, BadInputIsOneLineAndExitTwo) {
+  expect_usage_error("--backend=nope", "unknown backend 'nope' (available: ");
+  expect_usage_error("--op=pingpong,nope", "unknown op 'nope'");
+  expect_usage_error("--sizes=8,12Q", "invalid size '12Q'");
+  expect_usage_error("--sizes=abc", "invalid size 'abc'");
+  expect_usage_error("-b 1M -e 8", "--min-bytes 1M is larger than --max-bytes 8");
+  expect_usage_error("--sizes=12", "size 12 is not a multiple of 8 bytes");
+  expect_usage_error("--np=1 --op=pingpong", "pingpong needs at least 2 participants");
+  expect_usage_error("--np=two", "invalid --np value 'two'");
+  expect_usage_error("--repetitions=0", "--repetitions must be at least 1");
+  expect_usage_error("--bind=diagonal", "unknown --bind 'diagonal'");
+  expect_usage_error("--sizes=8 -b 16", "--sizes excludes --min-bytes");
+  expect_usage_error("--frobnicate", "The following argument was not expected: --frobnicate");
+}
+
+TEST(Cli, MissingLauncherIsARuntimeError) {
+  const Outcome o = comops(fmt::format("{} --mpiexec=/nonexistent/mpiexec", kQuick));
+  EXPECT_EQ(o.code, 3);
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_NE(o.err.find("MPI launcher '/nonexistent/mpiexec' not found"), std::string::npos) << o.err;
+}
+
+TEST(Cli, SizeThatCannotBeAllocatedIsARuntimeError) {
+  const Outcome o = comops(fmt::format("{} --op=gather --sizes=64G --np-bytes=8", kQuick));
+  EXPECT_EQ(o.code, 3);
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_NE(o.err.find("gather at 68719476736 bytes with np=2 needs"), std::string::npos) << o.err;
+}
+
+TEST(Cli, UnwritableOutputIsARuntimeError) {
+  const Outcome o = comops(fmt::format("{} --op=barrier --json /nonexistent/dir/r.json", kQuick));
+  EXPECT_EQ(o.code, 3);
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_NE(o.err.find("cannot write /nonexistent/dir/r.json"), std::string::npos) << o.err;
+}
+
+}  // namespace

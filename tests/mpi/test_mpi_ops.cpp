@@ -1,0 +1,121 @@
+// The mpi backend through measure_point: every op, several sizes, every np up to the world size,
+// zero wrong; fault injection found; a failed allocation agreed by every rank, not a hang.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <memory>
+
+#include "comops/mpi/backend.hpp"
+#include "harness/measure.hpp"
+#include "harness/ops.hpp"
+
+namespace comops {
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+std::unique_ptr<Backend> mpi_backend() {
+  auto backends = make_mpi_family()->create();
+  return std::move(backends.front());
+}
+
+Args point(OpKind op, int np, std::size_t bytes) {
+  Args a;
+  a.op = op;
+  a.np = np;
+  a.bytes = bytes;
+  a.count = bytes / kElemBytes;
+  return a;
+}
+
+MeasureOptions quick(bool fault = false) {
+  MeasureOptions o;
+  o.iterations = 3;
+  o.warmup = 1;
+  o.repetitions = 2;
+  o.seed = 42;
+  o.inject_fault = fault;
+  return o;
+}
+
+class MpiOps : public testing::TestWithParam<OpKind> {};
+
+TEST_P(MpiOps, EveryNpAndSizeIsExact) {
+  auto backend = mpi_backend();
+  Pinning pinning(BindPolicy::kCompact);
+  for (int np = op_min_np(GetParam()); np <= world_size(); ++np) {
+    const std::vector<std::size_t> sizes = op_has_data(GetParam())
+                                               ? std::vector<std::size_t>{8, 24, 1024, 65544, 819200}
+                                               : std::vector<std::size_t>{0};
+    for (std::size_t b : sizes) {
+      const PointResult r = measure_point(*backend, point(GetParam(), np, b), quick(), pinning);
+      if (world_rank() != 0) continue;
+      EXPECT_EQ(r.wrong, 0) << op_name(GetParam()) << " np=" << np << " bytes=" << b;
+      EXPECT_EQ(r.backend, "mpi");
+      EXPECT_EQ(r.iterations, 3);
+      EXPECT_EQ(r.repetitions, 2);
+      EXPECT_EQ(r.rep_max_us.size(), 2u);
+      ASSERT_EQ(r.cores.size(), static_cast<std::size_t>(np));
+      for (int c : r.cores) EXPECT_GE(c, 0);
+    }
+  }
+}
+
+TEST_P(MpiOps, InjectedFaultIsFound) {
+  if (!op_has_data(GetParam())) GTEST_SKIP() << "barrier moves no data";
+  auto backend = mpi_backend();
+  Pinning pinning(BindPolicy::kCompact);
+  const PointResult r =
+      measure_point(*backend, point(GetParam(), world_size(), 1024), quick(true), pinning);
+  if (world_rank() == 0) {
+    EXPECT_EQ(r.wrong, 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, MpiOps, testing::ValuesIn(all_ops()),
+                         [](const testing::TestParamInfo<OpKind>& info) {
+                           std::string n(op_name(info.param));
+                           for (auto& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(MpiBackend, RanksOutsideThePointReturnAtOnce) {
+  auto backend = mpi_backend();
+  Pinning pinning(BindPolicy::kNone);
+  const PointResult r =
+      measure_point(*backend, point(OpKind::kPingpong, 2, 64), quick(), pinning);
+  if (world_rank() == 0) {
+    EXPECT_EQ(r.wrong, 0);
+    EXPECT_EQ(r.cores, (std::vector<int>{-1, -1}));
+  }
+  if (world_rank() >= 2) {
+    EXPECT_TRUE(r.rep_max_us.empty());
+  }
+}
+
+TEST(MpiBackend, FailedAllocationIsAgreedByEveryRank) {
+  auto backend = mpi_backend();
+  Pinning pinning(BindPolicy::kNone);
+  // 2^50 bytes per buffer: no machine here can allocate it, so every participant throws.
+  EXPECT_THROW(measure_point(*backend, point(OpKind::kBroadcast, world_size(), std::size_t{1} << 50),
+                             quick(), pinning),
+               RuntimeError);
+}
+
+TEST(MpiBackend, MaxParticipantsIsTheWorld) {
+  EXPECT_EQ(mpi_backend()->max_participants(), world_size());
+}
+
+}  // namespace
+}  // namespace comops

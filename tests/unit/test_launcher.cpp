@@ -1,0 +1,135 @@
+// Unit tests of launcher detection and mpiexec lookup (harness/launcher.hpp); the environment
+// variables a test changes are restored when it ends.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/launcher.hpp"
+
+namespace comops {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Sets (or unsets, with nullopt) one environment variable for the life of the object.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, std::optional<std::string> value) : name_(std::move(name)) {
+    if (const char* old = std::getenv(name_.c_str())) old_ = old;
+    if (value)
+      ::setenv(name_.c_str(), value->c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_.c_str(), old_->c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+const char* const kLauncherVars[] = {"PMI_RANK",        "PMI_SIZE",
+                                     "PMIX_RANK",       "OMPI_COMM_WORLD_SIZE",
+                                     "MPI_LOCALNRANKS", "SLURM_STEP_ID"};
+
+std::string not_found_message(const std::string& requested) {
+  try {
+    const std::string found = find_mpiexec(requested);
+    ADD_FAILURE() << "found " << found;
+  } catch (const RuntimeError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST(FindMpiexec, ResolvesOnPath) {
+  ScopedEnv no_override("COMOPS_MPIEXEC", std::nullopt);
+  const std::string path = find_mpiexec("mpiexec");
+  EXPECT_NE(path.find('/'), std::string::npos) << path;
+  EXPECT_EQ(fs::path(path).filename(), "mpiexec");
+  EXPECT_TRUE(fs::exists(path)) << path;
+  EXPECT_EQ(::access(path.c_str(), X_OK), 0) << path;
+  EXPECT_EQ(find_mpiexec(""), path);  // the default name is mpiexec
+}
+
+TEST(FindMpiexec, AbsolutePathIsKept) {
+  const std::string path = find_mpiexec("mpiexec");
+  EXPECT_EQ(find_mpiexec(path), path);
+}
+
+TEST(FindMpiexec, MissingAbsolutePathThrows) {
+  const std::string msg = not_found_message("/nonexistent/mpiexec");
+  EXPECT_NE(msg.find("MPI launcher '/nonexistent/mpiexec' not found"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--mpiexec"), std::string::npos) << msg;
+}
+
+TEST(FindMpiexec, NonExecutableFileThrows) {
+  char tmpl[] = "/tmp/comops_unit_launcher_XXXXXX";
+  const int fd = ::mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  const std::string msg = not_found_message(tmpl);
+  EXPECT_NE(msg.find("not found"), std::string::npos) << msg;
+  ::unlink(tmpl);
+}
+
+TEST(FindMpiexec, EnvironmentOverride) {
+  const std::string real = find_mpiexec("mpiexec");
+  {
+    ScopedEnv env("COMOPS_MPIEXEC", real);
+    EXPECT_EQ(find_mpiexec(""), real);
+    EXPECT_EQ(find_mpiexec("mpiexec"), real);  // an explicit request wins over the variable
+  }
+  {
+    ScopedEnv env("COMOPS_MPIEXEC", "/nonexistent/launcher");
+    EXPECT_NE(not_found_message("").find("'/nonexistent/launcher' not found"), std::string::npos);
+  }
+  {
+    ScopedEnv env("COMOPS_MPIEXEC", "");  // empty: the default name
+    EXPECT_EQ(find_mpiexec(""), find_mpiexec("mpiexec"));
+  }
+}
+
+TEST(FindMpiexec, EmptyPathDirThrows) {
+  char tmpl[] = "/tmp/comops_unit_path_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string before = std::getenv("PATH") ? std::getenv("PATH") : "";
+  {
+    ScopedEnv no_override("COMOPS_MPIEXEC", std::nullopt);
+    ScopedEnv path("PATH", std::string(tmpl));
+    const std::string msg = not_found_message("");
+    EXPECT_NE(msg.find("MPI launcher 'mpiexec' not found"), std::string::npos) << msg;
+    EXPECT_NE(not_found_message("mpiexec").find("not found"), std::string::npos);
+  }
+  EXPECT_EQ(std::string(std::getenv("PATH") ? std::getenv("PATH") : ""), before);
+  fs::remove(tmpl);
+}
+
+TEST(UnderLauncher, DetectsLauncherVariables) {
+  std::vector<std::unique_ptr<ScopedEnv>> cleared;
+  for (const char* var : kLauncherVars)
+    cleared.push_back(std::make_unique<ScopedEnv>(var, std::nullopt));
+  EXPECT_FALSE(under_launcher());
+  for (const char* var : kLauncherVars) {
+    ScopedEnv set(var, "0");
+    EXPECT_TRUE(under_launcher()) << var;
+  }
+  EXPECT_FALSE(under_launcher());
+}
+
+}  // namespace
+}  // namespace comops

@@ -1,0 +1,339 @@
+// Unit tests of the backend-free meaning of each op (harness/ops.hpp): every op is simulated in
+// plain C++ over per-rank buffers, and the exact checker must find 0 wrong elements, exactly the
+// one injected fault, and every element of a buffer the op never wrote.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/ops.hpp"
+
+namespace comops {
+namespace {
+
+constexpr std::uint64_t kSeed = 42;
+
+// One participant's buffers, owned by the test.
+struct RankBufs {
+  std::vector<Elem> send, recv;
+  Buffers bufs;
+};
+
+Args make_args(OpKind op, int np, std::size_t count, int root = 0) {
+  Args a;
+  a.op = op;
+  a.np = np;
+  a.count = count;
+  a.bytes = count * kElemBytes;
+  a.root = root;
+  return a;
+}
+
+std::vector<RankBufs> allocate_and_fill(const Args& a, std::uint64_t seed) {
+  std::vector<RankBufs> ranks(static_cast<std::size_t>(a.np));
+  for (int r = 0; r < a.np; ++r) {
+    auto& rb = ranks[static_cast<std::size_t>(r)];
+    rb.send.assign(send_count(a, r), 12345);
+    rb.recv.assign(recv_count(a, r), 12345);
+    rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};
+    fill_inputs(a, r, seed, rb.bufs);
+  }
+  return ranks;
+}
+
+// What the op must deliver, computed from the send buffers alone.
+void simulate(const Args& a, std::vector<RankBufs>& ranks) {
+  const std::size_t n = a.count;
+  auto& root = ranks[static_cast<std::size_t>(a.root)];
+  switch (a.op) {
+    case OpKind::kPingpong:
+      ranks[0].recv = ranks[1].send;
+      ranks[1].recv = ranks[0].send;
+      break;
+    case OpKind::kBroadcast:
+      for (int r = 0; r < a.np; ++r)
+        if (r != a.root) ranks[static_cast<std::size_t>(r)].recv = root.send;
+      break;
+    case OpKind::kReduceMax:
+    case OpKind::kReduceSum:
+      for (std::size_t i = 0; i < n; ++i) {
+        Elem acc = ranks[0].send[i];
+        for (int r = 1; r < a.np; ++r) {
+          const Elem v = ranks[static_cast<std::size_t>(r)].send[i];
+          acc = a.op == OpKind::kReduceMax ? std::max(acc, v) : acc + v;
+        }
+        root.recv[i] = acc;
+      }
+      break;
+    case OpKind::kGather:
+      for (int r = 0; r < a.np; ++r)
+        std::copy(ranks[static_cast<std::size_t>(r)].send.begin(),
+                  ranks[static_cast<std::size_t>(r)].send.end(), root.recv.begin() + r * n);
+      break;
+    case OpKind::kScatter:
+      for (int r = 0; r < a.np; ++r)
+        std::copy(root.send.begin() + r * n, root.send.begin() + (r + 1) * n,
+                  ranks[static_cast<std::size_t>(r)].recv.begin());
+      break;
+    case OpKind::kBarrier:
+      break;
+  }
+  for (auto& rb : ranks) rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};
+}
+
+struct Case {
+  OpKind op;
+  int np;
+  std::size_t count;
+};
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  std::string name = std::string(op_name(info.param.op));
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name + "_np" + std::to_string(info.param.np) + "_count" + std::to_string(info.param.count);
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (OpKind op : all_ops())
+    for (int np = op_min_np(op); np <= 4; ++np)
+      for (std::size_t count : {1u, 3u, 1000u}) cases.push_back({op, np, count});
+  return cases;
+}
+
+class OpCheck : public testing::TestWithParam<Case> {};
+
+TEST_P(OpCheck, BufferSizesMatchTheOp) {
+  const auto [op, np, count] = GetParam();
+  const Args a = make_args(op, np, count);
+  for (int r = 0; r < np; ++r) {
+    std::size_t send = 0, recv = 0;
+    switch (op) {
+      case OpKind::kPingpong:
+        send = recv = r < 2 ? count : 0;
+        break;
+      case OpKind::kBroadcast:
+        send = r == 0 ? count : 0;
+        recv = r == 0 ? 0 : count;
+        break;
+      case OpKind::kReduceMax:
+      case OpKind::kReduceSum:
+        send = count;
+        recv = r == 0 ? count : 0;
+        break;
+      case OpKind::kGather:
+        send = count;
+        recv = r == 0 ? count * np : 0;
+        break;
+      case OpKind::kScatter:
+        send = r == 0 ? count * np : 0;
+        recv = count;
+        break;
+      case OpKind::kBarrier:
+        break;
+    }
+    EXPECT_EQ(send_count(a, r), send) << "rank " << r;
+    EXPECT_EQ(recv_count(a, r), recv) << "rank " << r;
+  }
+}
+
+TEST_P(OpCheck, PoisonedBufferIsAllWrong) {
+  const auto [op, np, count] = GetParam();
+  const Args a = make_args(op, np, count);
+  auto ranks = allocate_and_fill(a, kSeed);
+  for (int r = 0; r < np; ++r) {
+    const auto& rb = ranks[static_cast<std::size_t>(r)];
+    EXPECT_EQ(count_wrong(a, r, kSeed, rb.bufs), static_cast<std::int64_t>(rb.recv.size()))
+        << "rank " << r;
+    for (std::size_t i = 0; i < rb.send.size(); ++i)
+      ASSERT_EQ(rb.send[i], pattern(kSeed, r, i)) << "rank " << r << " send[" << i << "]";
+  }
+}
+
+TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
+  const auto [op, np, count] = GetParam();
+  const Args a = make_args(op, np, count);
+  auto ranks = allocate_and_fill(a, kSeed);
+  simulate(a, ranks);
+  for (int r = 0; r < np; ++r)
+    EXPECT_EQ(count_wrong(a, r, kSeed, ranks[static_cast<std::size_t>(r)].bufs), 0) << "rank " << r;
+
+  // Checked against another seed, the delivered data is wrong everywhere.
+  for (int r = 0; r < np; ++r) {
+    const auto& rb = ranks[static_cast<std::size_t>(r)];
+    EXPECT_EQ(count_wrong(a, r, kSeed + 1, rb.bufs), static_cast<std::int64_t>(rb.recv.size()))
+        << "rank " << r;
+  }
+
+  if (!op_has_data(op)) {
+    EXPECT_EQ(ranks[0].recv.size(), 0u);
+    return;
+  }
+  const int f = fault_rank(a);
+  ASSERT_GE(f, 0);
+  ASSERT_LT(f, np);
+  auto& victim = ranks[static_cast<std::size_t>(f)];
+  if (op == OpKind::kBroadcast && np == 1) {
+    EXPECT_TRUE(victim.recv.empty());  // a lone root receives nothing: nothing to corrupt
+    return;
+  }
+  ASSERT_FALSE(victim.recv.empty()) << "fault_rank " << f << " receives nothing";
+  if (op == OpKind::kBroadcast || op == OpKind::kScatter) {
+    if (np > 1) {
+      EXPECT_NE(f, a.root) << "the fault must hit a receiver, not the root";
+    }
+  } else if (op != OpKind::kPingpong) {
+    EXPECT_EQ(f, a.root);
+  }
+  for (std::size_t k : {std::size_t{0}, victim.recv.size() / 2, victim.recv.size() - 1}) {
+    victim.recv[k] ^= 1;
+    EXPECT_EQ(count_wrong(a, f, kSeed, victim.bufs), 1) << "flipped element " << k;
+    for (int r = 0; r < np; ++r) {
+      if (r != f) {
+        EXPECT_EQ(count_wrong(a, r, kSeed, ranks[static_cast<std::size_t>(r)].bufs), 0);
+      }
+    }
+    victim.recv[k] ^= 1;
+    EXPECT_EQ(count_wrong(a, f, kSeed, victim.bufs), 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpCheck, testing::ValuesIn(all_cases()), case_name);
+
+TEST(OpCases, CoverEveryOpNpAndCount) {
+  // 6 ops at np 1..4 and pingpong at np 2..4, three counts each.
+  EXPECT_EQ(all_cases().size(), (6u * 4 + 3) * 3);
+}
+
+TEST(OpNames, RoundTripForEveryOp) {
+  const std::vector<std::string> names = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
+                                          "gather",   "scatter",   "barrier"};
+  ASSERT_EQ(all_ops().size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(op_name(all_ops()[i]), names[i]);
+    const auto parsed = parse_op(names[i]);
+    ASSERT_TRUE(parsed.has_value()) << names[i];
+    EXPECT_EQ(*parsed, all_ops()[i]);
+  }
+  EXPECT_EQ(all_ops(), (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast,
+                                            OpKind::kReduceMax, OpKind::kReduceSum, OpKind::kGather,
+                                            OpKind::kScatter, OpKind::kBarrier}));
+}
+
+TEST(OpNames, RejectsUnknownNames) {
+  EXPECT_FALSE(parse_op("reduce").has_value());
+  EXPECT_FALSE(parse_op("").has_value());
+  EXPECT_FALSE(parse_op("Pingpong").has_value());
+  EXPECT_FALSE(parse_op("reduce-min").has_value());
+  EXPECT_FALSE(parse_op("all").has_value());
+}
+
+TEST(OpTraits, DataSizeAndMinNp) {
+  for (OpKind op : all_ops()) {
+    EXPECT_EQ(op_has_data(op), op != OpKind::kBarrier) << op_name(op);
+    EXPECT_EQ(op_takes_size(op), op != OpKind::kBarrier) << op_name(op);
+    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong ? 2 : 1) << op_name(op);
+  }
+}
+
+TEST(OpBytesMoved, ExactPerOp) {
+  for (int np : {2, 4}) {
+    auto moved = [&](OpKind op) { return op_bytes_moved(make_args(op, np, 128)); };  // 1 KiB
+    EXPECT_DOUBLE_EQ(moved(OpKind::kPingpong), 2048.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kBroadcast), 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kReduceMax), 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kReduceSum), 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kGather), (np - 1) * 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kScatter), (np - 1) * 1024.0);
+  }
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
+}
+
+TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
+  const Args pp = make_args(OpKind::kPingpong, 4, 1);
+  EXPECT_TRUE(op_is_timed(pp, 0));
+  EXPECT_TRUE(op_is_timed(pp, 1));
+  EXPECT_FALSE(op_is_timed(pp, 2));
+  EXPECT_FALSE(op_is_timed(pp, 3));
+  for (OpKind op : all_ops()) {
+    if (op == OpKind::kPingpong) continue;
+    const Args a = make_args(op, 4, 1);
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(op_is_timed(a, r)) << op_name(op) << " rank " << r;
+  }
+}
+
+TEST(FaultRank, ExactPerOp) {
+  EXPECT_EQ(fault_rank(make_args(OpKind::kPingpong, 4, 1)), 1);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kBroadcast, 4, 1)), 3);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 4, 1)), 3);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 1, 1)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kBroadcast, 4, 1, 3)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kReduceMax, 4, 1)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kReduceSum, 4, 1)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kGather, 4, 1)), 0);
+}
+
+TEST(OpCheckRoot, NonZeroRootIsHonoured) {
+  for (OpKind op : {OpKind::kBroadcast, OpKind::kReduceMax, OpKind::kReduceSum, OpKind::kGather,
+                    OpKind::kScatter}) {
+    const Args a = make_args(op, 4, 3, 2);
+    auto ranks = allocate_and_fill(a, kSeed);
+    simulate(a, ranks);
+    for (int r = 0; r < 4; ++r)
+      EXPECT_EQ(count_wrong(a, r, kSeed, ranks[static_cast<std::size_t>(r)].bufs), 0)
+          << op_name(op) << " rank " << r;
+    const int f = fault_rank(a);
+    auto& victim = ranks[static_cast<std::size_t>(f)];
+    ASSERT_FALSE(victim.recv.empty()) << op_name(op);
+    victim.recv[1] += 1;
+    EXPECT_EQ(count_wrong(a, f, kSeed, victim.bufs), 1) << op_name(op);
+  }
+}
+
+TEST(Pattern, In32BitRangeAndSeedDependent) {
+  std::set<Elem> seen;
+  for (std::uint64_t seed : {0ULL, 1ULL, 2ULL, 42ULL, ~0ULL})
+    for (int rank = 0; rank < 8; ++rank)
+      for (std::size_t i = 0; i < 256; ++i) {
+        const Elem v = pattern(seed, rank, i);
+        ASSERT_GE(v, 0);
+        ASSERT_LT(v, Elem{1} << 32);
+        seen.insert(v);
+      }
+  EXPECT_GT(seen.size(), 5u * 8 * 256 * 99 / 100);  // essentially all distinct
+
+  int same_seed = 0, same_rank = 0;
+  for (std::size_t i = 0; i < 1000; ++i) {
+    same_seed += pattern(1, 0, i) == pattern(2, 0, i);
+    same_rank += pattern(1, 0, i) == pattern(1, 1, i);
+    EXPECT_EQ(pattern(7, 3, i), pattern(7, 3, i));  // deterministic
+  }
+  EXPECT_EQ(same_seed, 0);
+  EXPECT_EQ(same_rank, 0);
+}
+
+TEST(Pattern, FillWritesPatternAndPoison) {
+  const Args a = make_args(OpKind::kGather, 3, 5);
+  std::vector<Elem> send(5, 0), recv(15, 0);
+  Buffers b{send.data(), send.size(), recv.data(), recv.size()};
+  fill_inputs(a, 0, 9, b);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(send[i], pattern(9, 0, i));
+  for (Elem v : recv) EXPECT_LT(v, 0);  // the poison no pattern can take
+}
+
+TEST(CountWrong, BarrierAndNonReceiversCountZero) {
+  const Args bar = make_args(OpKind::kBarrier, 4, 0);
+  Buffers none;
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(count_wrong(bar, r, kSeed, none), 0);
+  const Args pp = make_args(OpKind::kPingpong, 4, 8);
+  EXPECT_EQ(count_wrong(pp, 2, kSeed, none), 0);
+  EXPECT_EQ(count_wrong(pp, 3, kSeed, none), 0);
+}
+
+}  // namespace
+}  // namespace comops

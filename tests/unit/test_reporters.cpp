@@ -1,0 +1,571 @@
+// Unit tests of result rows (harness/row.hpp) and the four reporters (CSV, JSON, Google
+// Benchmark JSON read back by Google Benchmark's own loader, readable tables), writing into a
+// temporary directory.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/config.hpp"
+#include "harness/limits.hpp"
+#include "harness/reporter.hpp"
+#include "harness/row.hpp"
+
+namespace comops {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under /tmp, removed with the fixture.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = "/tmp/comops_unit_XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream ss(text);
+  for (std::string line; std::getline(ss, line);) lines.push_back(line);
+  return lines;
+}
+
+PointResult pingpong_point() {
+  PointResult p;
+  p.backend = "mpi";
+  p.args.op = OpKind::kPingpong;
+  p.args.np = 2;
+  p.args.bytes = 8;
+  p.args.count = 1;
+  p.iterations = 10000;
+  p.warmup = 1000;
+  p.repetitions = 3;
+  p.time_min_us = 1.0;
+  p.time_avg_us = 1.5;
+  p.time_max_us = 2.0;
+  p.rep_max_us = {2.0, 1.5, 2.5};
+  p.wrong = 0;
+  p.cores = {0, 1};
+  return p;
+}
+
+PointResult gather_point() {
+  PointResult p;
+  p.backend = "shm-direct";
+  p.args.op = OpKind::kGather;
+  p.args.np = 4;
+  p.args.bytes = 1024;
+  p.args.count = 128;
+  p.iterations = 20;
+  p.warmup = 2;
+  p.repetitions = 3;
+  p.time_min_us = 8.0;
+  p.time_avg_us = 9.0;
+  p.time_max_us = 10.0;
+  p.rep_max_us = {10.0, 12.0, 8.0};
+  p.wrong = 3;
+  p.cores = {0, 1, 0, 1};
+  p.counters = {{"hits", 10}, {"misses", 2}};
+  return p;
+}
+
+PointResult barrier_point() {
+  PointResult p;
+  p.backend = "mpi";
+  p.args.op = OpKind::kBarrier;
+  p.args.np = 2;
+  p.iterations = 10000;
+  p.warmup = 1000;
+  p.repetitions = 3;
+  p.time_min_us = 0.5;
+  p.time_avg_us = 0.5;
+  p.time_max_us = 0.5;
+  p.rep_max_us = {0.5, 0.5, 0.5};
+  p.cores = {0, 1};
+  return p;
+}
+
+MachineLimits some_limits() {
+  MachineLimits l;
+  l.cacheline_rtt_us = 0.25;
+  l.core_a = 0;
+  l.core_b = 1;
+  l.memcpy_GBps = {{8, 3.0}, {1024, 20.0}};
+  return l;
+}
+
+// make_row ----------------------------------------------------------------------------------
+
+TEST(MakeRow, PingpongDerivedValues) {
+  const Row r = make_row(pingpong_point(), some_limits(), false, 50.0, 10000.0, true, false);
+  ASSERT_TRUE(r.bw_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*r.bw_GBps, 2 * 8 / 2.0 / 1e3);  // 2 x size / RTT
+  ASSERT_TRUE(r.latency_us.has_value());
+  EXPECT_DOUBLE_EQ(*r.latency_us, 1.0);  // RTT / 2
+  ASSERT_TRUE(r.rate_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*r.rate_GBps, 8 / 2.0 / 1e3);  // size / RTT
+  ASSERT_TRUE(r.memcpy_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*r.memcpy_GBps, 3.0);
+  EXPECT_FALSE(r.oversubscribed);
+  ASSERT_TRUE(r.cpu_stall_us.has_value());
+  EXPECT_DOUBLE_EQ(*r.cpu_stall_us, 50.0);
+  EXPECT_FALSE(r.contended);  // 0.5 % of the wall time
+  EXPECT_TRUE(r.in_size_table);
+  EXPECT_FALSE(r.in_np_table);
+  EXPECT_EQ(r.point.backend, "mpi");
+}
+
+TEST(MakeRow, CollectiveBandwidthAndNoPingpongFields) {
+  const Row r = make_row(gather_point(), some_limits(), true, std::nullopt, 100.0, false, true);
+  ASSERT_TRUE(r.bw_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*r.bw_GBps, 3 * 1024 / 10.0 / 1e3);  // (np-1) x size / time
+  EXPECT_FALSE(r.latency_us.has_value());
+  EXPECT_FALSE(r.rate_GBps.has_value());
+  ASSERT_TRUE(r.memcpy_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*r.memcpy_GBps, 20.0);
+  EXPECT_TRUE(r.oversubscribed);
+  EXPECT_FALSE(r.cpu_stall_us.has_value());
+  EXPECT_FALSE(r.contended);
+
+  PointResult b = gather_point();
+  b.args.op = OpKind::kBroadcast;
+  EXPECT_DOUBLE_EQ(*make_row(b, {}, false, {}, 0, false, true).bw_GBps, 1024 / 10.0 / 1e3);
+}
+
+TEST(MakeRow, BarrierHasNoBandwidth) {
+  const Row r = make_row(barrier_point(), some_limits(), false, 0.0, 100.0, false, true);
+  EXPECT_FALSE(r.bw_GBps.has_value());
+  EXPECT_FALSE(r.latency_us.has_value());
+  EXPECT_FALSE(r.rate_GBps.has_value());
+  EXPECT_FALSE(r.memcpy_GBps.has_value());  // no limit at 0 bytes
+}
+
+TEST(MakeRow, ZeroTimeGivesNoBandwidth) {
+  PointResult p = pingpong_point();
+  p.time_max_us = 0;
+  const Row r = make_row(p, {}, false, {}, 0, true, false);
+  EXPECT_FALSE(r.bw_GBps.has_value());
+  EXPECT_FALSE(r.latency_us.has_value());
+  EXPECT_FALSE(r.rate_GBps.has_value());
+}
+
+TEST(MakeRow, ContendedAboveFivePercentStall) {
+  const auto p = pingpong_point();
+  EXPECT_TRUE(make_row(p, {}, false, 600.0, 10000.0, true, false).contended);
+  EXPECT_TRUE(make_row(p, {}, false, 501.0, 10000.0, true, false).contended);
+  EXPECT_FALSE(make_row(p, {}, false, 500.0, 10000.0, true, false).contended);  // not above
+  EXPECT_FALSE(make_row(p, {}, false, 499.0, 10000.0, true, false).contended);
+  EXPECT_FALSE(make_row(p, {}, false, std::nullopt, 10000.0, true, false).contended);
+  EXPECT_FALSE(make_row(p, {}, false, 600.0, 0.0, true, false).contended);
+}
+
+TEST(PointName, BackendOpNpBytes) {
+  EXPECT_EQ(point_name(pingpong_point()), "mpi/pingpong/np:2/bytes:8");
+  EXPECT_EQ(point_name(gather_point()), "shm-direct/gather/np:4/bytes:1024");
+}
+
+// CSV ---------------------------------------------------------------------------------------
+
+constexpr const char* kCsvHeader =
+    "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
+    "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
+    "oversubscribed,contended,cpu_stall_us,cores";
+
+TEST(CsvReporter, HeaderAndRows) {
+  TempDir dir;
+  const std::string path = dir.file("results.csv");
+  auto rep = make_csv_reporter(path);
+  EXPECT_EQ(read_text(path), std::string(kCsvHeader) + "\n");  // header on disk at once
+
+  rep->add(make_row(pingpong_point(), some_limits(), false, 50.0, 10000.0, true, false));
+  auto lines = lines_of(read_text(path));  // each row is on disk when add returns
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1], "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\"");
+
+  rep->add(make_row(gather_point(), some_limits(), true, 900.0, 10000.0, false, true));
+  rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, true));
+  rep->finish();
+  lines = lines_of(read_text(path));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], kCsvHeader);
+  EXPECT_EQ(lines[2],
+            "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\"");
+  EXPECT_EQ(lines[3], "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\"");
+
+  // Every line has as many fields as the header (the cores field is one quoted field).
+  for (const auto& line : lines) {
+    int commas = 0;
+    bool quoted = false;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) ++commas;
+    }
+    EXPECT_EQ(commas, 19) << line;
+  }
+}
+
+TEST(CsvReporter, UnwritablePathThrowsRuntimeError) {
+  try {
+    make_csv_reporter("/nonexistent-dir/results.csv");
+    ADD_FAILURE() << "no RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/results.csv"), std::string::npos);
+  }
+}
+
+// JSON --------------------------------------------------------------------------------------
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST(JsonReporter, DocumentWithEveryField) {
+  TempDir dir;
+  const std::string path = dir.file("results.json");
+  const nlohmann::json context = {
+      {"host", "vm"}, {"date", "2026-01-01T00:00:00Z"}, {"world_size", 2}};
+  auto rep = make_json_reporter(path, context);
+  {
+    const auto doc = read_json(path);
+    EXPECT_EQ(doc["comops_format"], 1);
+    EXPECT_EQ(doc["context"], context);
+    EXPECT_EQ(doc["results"], nlohmann::json::array());
+  }
+
+  rep->add(make_row(pingpong_point(), some_limits(), false, 50.0, 10000.0, true, true));
+  {
+    const auto doc = read_json(path);
+    ASSERT_EQ(doc["results"].size(), 1u);
+    const auto& r = doc["results"][0];
+    EXPECT_EQ(r["backend"], "mpi");
+    EXPECT_EQ(r["op"], "pingpong");
+    EXPECT_EQ(r["np"], 2);
+    EXPECT_EQ(r["bytes"], 8);
+    EXPECT_EQ(r["iterations"], 10000);
+    EXPECT_EQ(r["warmup"], 1000);
+    EXPECT_EQ(r["repetitions"], 3);
+    EXPECT_DOUBLE_EQ(r["time_us"]["min"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(r["time_us"]["avg"].get<double>(), 1.5);
+    EXPECT_DOUBLE_EQ(r["time_us"]["max"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(r["time_us_reps"]["median"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(r["time_us_reps"]["min"].get<double>(), 1.5);
+    EXPECT_DOUBLE_EQ(r["time_us_reps"]["max"].get<double>(), 2.5);
+    EXPECT_EQ(r["rep_times_us"], (std::vector<double>{2.0, 1.5, 2.5}));
+    EXPECT_DOUBLE_EQ(r["bw_GBps"].get<double>(), 0.008);
+    EXPECT_DOUBLE_EQ(r["latency_us"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(r["rate_GBps"].get<double>(), 0.004);
+    EXPECT_DOUBLE_EQ(r["memcpy_GBps"].get<double>(), 3.0);
+    EXPECT_EQ(r["wrong"], 0);
+    EXPECT_EQ(r["oversubscribed"], false);
+    EXPECT_EQ(r["cores"], (std::vector<int>{0, 1}));
+    EXPECT_DOUBLE_EQ(r["cpu_stall_us"].get<double>(), 50.0);
+    EXPECT_EQ(r["contended"], false);
+    EXPECT_EQ(r["tables"], (std::vector<std::string>{"size", "np"}));
+    EXPECT_FALSE(r.contains("counters"));
+    EXPECT_EQ(r.size(), 20u) << r.dump();  // the 19 documented fields but counters, + warmup
+
+    EXPECT_EQ(doc["context"]["host"], "vm");
+    EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
+    EXPECT_FALSE(doc["context"].contains("oversubscribed"));
+  }
+
+  rep->add(make_row(gather_point(), {}, true, std::nullopt, 100.0, false, true));
+  const auto doc = read_json(path);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  const auto& g = doc["results"][1];
+  EXPECT_EQ(g["op"], "gather");
+  EXPECT_EQ(g["backend"], "shm-direct");
+  EXPECT_EQ(g["wrong"], 3);
+  EXPECT_FALSE(g.contains("latency_us"));
+  EXPECT_FALSE(g.contains("rate_GBps"));
+  EXPECT_DOUBLE_EQ(g["bw_GBps"].get<double>(), 0.3072);
+  EXPECT_TRUE(g["memcpy_GBps"].is_null());
+  EXPECT_TRUE(g["cpu_stall_us"].is_null());
+  EXPECT_EQ(g["oversubscribed"], true);
+  EXPECT_EQ(g["tables"], (std::vector<std::string>{"np"}));
+  EXPECT_EQ(g["counters"], (nlohmann::json{{"hits", 10}, {"misses", 2}}));
+  EXPECT_DOUBLE_EQ(g["time_us_reps"]["median"].get<double>(), 10.0);
+  EXPECT_EQ(doc["context"]["oversubscribed"], true);
+  EXPECT_EQ(doc["context"]["bindings"]["shm-direct np=4"], (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(doc["context"]["world_size"], 2);
+  EXPECT_EQ(doc["results"][0]["op"], "pingpong");
+
+  rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, false));
+  const auto b = read_json(path)["results"][2];
+  EXPECT_TRUE(b["bw_GBps"].is_null());
+  EXPECT_FALSE(b.contains("latency_us"));
+  EXPECT_EQ(b["tables"], nlohmann::json::array());
+  rep->finish();
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST(WriteFileAtomically, WritesAndReportsFailure) {
+  TempDir dir;
+  write_file_atomically(dir.file("a.txt"), "one\n");
+  write_file_atomically(dir.file("a.txt"), "two\n");
+  EXPECT_EQ(read_text(dir.file("a.txt")), "two\n");
+  EXPECT_FALSE(fs::exists(dir.file("a.txt.tmp")));
+  try {
+    write_file_atomically("/nonexistent-dir/a.txt", "x");
+    ADD_FAILURE() << "no RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_STREQ(e.what(), "cannot write /nonexistent-dir/a.txt");
+  }
+}
+
+// Google Benchmark JSON ---------------------------------------------------------------------
+
+TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
+  TempDir dir;
+  const std::string path = dir.file("gbench.json");
+  const nlohmann::json context = {{"date", "2026-01-01T00:00:00Z"},
+                                  {"host", "vm"},
+                                  {"topology", {{"pus", 2}}},
+                                  {"comops_version", "0.1.0"},
+                                  {"git_sha", "abc1234"}};
+  auto rep = make_gbench_reporter(path, context);
+  {
+    const auto doc = read_json(path);
+    EXPECT_EQ(doc["benchmarks"], nlohmann::json::array());
+    EXPECT_EQ(doc["context"]["host_name"], "vm");
+    EXPECT_EQ(doc["context"]["date"], "2026-01-01T00:00:00Z");
+    EXPECT_EQ(doc["context"]["num_cpus"], 2);
+    EXPECT_EQ(doc["context"]["executable"], "comops");
+    EXPECT_EQ(doc["context"]["git_sha"], "abc1234");
+  }
+
+  rep->add(make_row(pingpong_point(), {}, false, {}, 0, true, false));
+  auto doc = read_json(path);
+  auto& list = doc["benchmarks"];
+  ASSERT_EQ(list.size(), 6u);  // 3 repetitions + mean, median, stddev
+  const std::string name = "mpi/pingpong/np:2/bytes:8";
+  const double reps[] = {2.0, 1.5, 2.5};
+  for (int i = 0; i < 3; ++i) {
+    const auto& e = list[static_cast<std::size_t>(i)];
+    EXPECT_EQ(e["name"], name);
+    EXPECT_EQ(e["run_name"], name);
+    EXPECT_EQ(e["run_type"], "iteration");
+    EXPECT_EQ(e["repetitions"], 3);
+    EXPECT_EQ(e["repetition_index"], i);
+    EXPECT_EQ(e["iterations"], 10000);
+    EXPECT_EQ(e["threads"], 1);
+    EXPECT_EQ(e["family_index"], 0);
+    EXPECT_EQ(e["per_family_instance_index"], 0);
+    EXPECT_DOUBLE_EQ(e["real_time"].get<double>(), reps[i]);
+    EXPECT_DOUBLE_EQ(e["cpu_time"].get<double>(), reps[i]);
+    EXPECT_EQ(e["time_unit"], "us");
+    EXPECT_DOUBLE_EQ(e["bytes_per_second"].get<double>(), 16.0 / (reps[i] * 1e-6));
+    EXPECT_FALSE(e.contains("aggregate_name"));
+  }
+  const char* aggs[] = {"mean", "median", "stddev"};
+  const double values[] = {2.0, 2.0, 0.5};  // sample standard deviation of {2, 1.5, 2.5}
+  for (int i = 0; i < 3; ++i) {
+    const auto& e = list[static_cast<std::size_t>(3 + i)];
+    EXPECT_EQ(e["name"], name + "_" + aggs[i]);
+    EXPECT_EQ(e["run_name"], name);
+    EXPECT_EQ(e["run_type"], "aggregate");
+    EXPECT_EQ(e["aggregate_name"], aggs[i]);
+    EXPECT_EQ(e["repetitions"], 3);
+    EXPECT_EQ(e["iterations"], 10000);
+    EXPECT_EQ(e["time_unit"], "us");
+    EXPECT_NEAR(e["real_time"].get<double>(), values[i], 1e-12) << aggs[i];
+    EXPECT_NEAR(e["cpu_time"].get<double>(), values[i], 1e-12) << aggs[i];
+    EXPECT_FALSE(e.contains("repetition_index")) << aggs[i];
+    if (i == 2) {
+      EXPECT_FALSE(e.contains("bytes_per_second"));  // a spread of times is not a rate
+    } else {
+      EXPECT_DOUBLE_EQ(e["bytes_per_second"].get<double>(), 16.0 / (values[i] * 1e-6)) << aggs[i];
+    }
+  }
+
+  rep->add(make_row(gather_point(), {}, false, {}, 0, false, true));
+  rep->add(make_row(barrier_point(), {}, false, {}, 0, false, true));
+  rep->finish();
+  doc = read_json(path);
+  ASSERT_EQ(doc["benchmarks"].size(), 18u);
+  EXPECT_EQ(doc["benchmarks"][6]["name"], "shm-direct/gather/np:4/bytes:1024");
+  EXPECT_EQ(doc["benchmarks"][6]["family_index"], 1);
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][6]["bytes_per_second"].get<double>(), 3072 / 10e-6);
+  EXPECT_EQ(doc["benchmarks"][12]["name"], "mpi/barrier/np:2/bytes:0");
+  EXPECT_EQ(doc["benchmarks"][12]["family_index"], 2);
+  EXPECT_FALSE(doc["benchmarks"][12].contains("bytes_per_second"));         // barrier moves no data
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][17]["real_time"].get<double>(), 0.0);  // stddev of equal reps
+}
+
+std::string run_capture(const std::string& command, int* status) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    *status = -1;
+    return out;
+  }
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
+  *status = ::pclose(pipe);
+  return out;
+}
+
+TEST(GbenchReporter, ReadByGoogleBenchmarksOwnTools) {
+  if (!fs::exists("/usr/share/benchmark/gbench/util.py"))
+    GTEST_SKIP() << "Google Benchmark's tools (gbench) are not installed";
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir dir;
+  const std::string path = dir.file("gbench.json");
+  {
+    auto rep = make_gbench_reporter(path, nlohmann::json::object());
+    rep->add(make_row(pingpong_point(), {}, false, {}, 0, true, false));
+    rep->add(make_row(gather_point(), {}, false, {}, 0, false, true));
+    rep->finish();
+  }
+  // Loads with gbench.util, sorts as compare.py does, and diffs the run against itself.
+  const std::string script =
+      "import sys; sys.path.insert(0, '/usr/share/benchmark'); "
+      "from gbench import util, report; "
+      "r = util.sort_benchmark_results(util.load_benchmark_results(sys.argv[1])); "
+      "names = report.get_unique_benchmark_names(r); "
+      "diff = report.get_difference_report(r, r); "
+      "print(len(r['benchmarks']), len(names), len(diff), "
+      "sum(1 for b in r['benchmarks'] if b['run_type'] == 'aggregate'))";
+  int status = 0;
+  const std::string out =
+      run_capture("/usr/bin/python3 -c \"" + script + "\" " + path + " 2>&1", &status);
+  ASSERT_EQ(status, 0) << out;
+  // 12 entries, 8 names (2 points x {run, _mean, _median, _stddev}), 8 diffs + the geomean,
+  // 6 aggregates.
+  EXPECT_EQ(out, "12 8 9 6\n");
+}
+
+// Tables ------------------------------------------------------------------------------------
+
+Config table_config() {
+  Config c;
+  c.ops = {OpKind::kPingpong, OpKind::kGather, OpKind::kBarrier};
+  c.np_list = {2, 4};
+  c.size_np = 2;
+  c.np_bytes = 1024;
+  c.sizes = {8, 1024};
+  return c;
+}
+
+TEST(TableReporter, WritesTablesWithFlags) {
+  TempDir dir;
+  const std::string path = dir.file("table.txt");
+  const Config config = table_config();
+  const MachineLimits limits = some_limits();
+  auto rep = make_table_reporter(path, config, limits);
+
+  PointResult small = pingpong_point();
+  rep->add(make_row(small, limits, true, std::nullopt, 1.0, true, false));  // oversubscribed
+  PointResult big = pingpong_point();
+  big.args.bytes = 1024;
+  big.args.count = 128;
+  big.wrong = 5;
+  rep->add(make_row(big, limits, false, 900.0, 10000.0, true, true));  // wrong and contended
+  rep->add(make_row(gather_point(), limits, false, std::nullopt, 1.0, false, true));
+  rep->add(make_row(barrier_point(), limits, false, std::nullopt, 1.0, false, true));
+  EXPECT_FALSE(fs::exists(path));  // written at the end
+
+  testing::internal::CaptureStdout();
+  rep->finish();
+  const std::string printed = testing::internal::GetCapturedStdout();
+  const std::string text = read_text(path);
+  EXPECT_EQ(printed, text);
+
+  for (const char* title : {"== pingpong: bandwidth versus size, np=2 ==\n",
+                            "== pingpong: time versus nprocs at 1024 bytes (1K) ==\n",
+                            "== gather: time versus nprocs at 1024 bytes (1K) ==\n",
+                            "== barrier: time versus nprocs ==\n"})
+    EXPECT_NE(text.find(title), std::string::npos) << title << "\n" << text;
+  EXPECT_EQ(text.find("== gather: bandwidth versus size"), std::string::npos);  // no size rows
+  EXPECT_EQ(text.find("== barrier: bandwidth versus size"), std::string::npos);
+  EXPECT_NE(text.find("flags: O = oversubscribed (more participants than cores), C = contended "
+                      "(CPU stall > 5 % of the point's time), W = wrong results\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("machine limits: cache-line round trip 0.250 us (cpus 0 and 1);"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("latency_us"), std::string::npos);
+
+  // Each measured row ends in its flags.
+  int o_rows = 0, cw_rows = 0, gather_w_rows = 0, memcpy_rows = 0, cacheline_rows = 0;
+  for (const auto& line : lines_of(text)) {
+    if (line.rfind("       8  mpi ", 0) == 0) {
+      EXPECT_EQ(line.substr(line.size() - 3), "  O") << line;
+      ++o_rows;
+    }
+    if ((line.rfind("      1K  mpi ", 0) == 0 || line.rfind("       2  mpi ", 0) == 0) &&
+        line.find("  CW") != std::string::npos) {
+      EXPECT_EQ(line.substr(line.size() - 4), "  CW") << line;
+      ++cw_rows;
+    }
+    if (line.rfind("       4  shm-direct ", 0) == 0) {
+      EXPECT_EQ(line.substr(line.size() - 3), "  W") << line;
+      ++gather_w_rows;
+    }
+    if (line.find("[memcpy]") != std::string::npos) ++memcpy_rows;
+    if (line.find("[cache-line]") != std::string::npos) ++cacheline_rows;
+  }
+  EXPECT_EQ(o_rows, 1) << text;
+  EXPECT_EQ(cw_rows, 2) << text;  // the 1K point sits in the size and the np table
+  EXPECT_EQ(gather_w_rows, 1) << text;
+  EXPECT_EQ(cacheline_rows, 1) << text;  // beside the 8-byte ping-pong only
+  EXPECT_EQ(memcpy_rows, 4) << text;     // sizes 8 and 1K, and the two np tables at 1K
+}
+
+TEST(TableReporter, NothingMeasured) {
+  TempDir dir;
+  const std::string path = dir.file("table.txt");
+  const Config config = table_config();
+  const MachineLimits limits;
+  auto rep = make_table_reporter(path, config, limits);
+  testing::internal::CaptureStdout();
+  rep->finish();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "no points were measured\n");
+  EXPECT_EQ(read_text(path), "no points were measured\n");
+}
+
+TEST(TableReporter, EmptyPathPrintsOnly) {
+  const Config config = table_config();
+  const MachineLimits limits;
+  auto rep = make_table_reporter("", config, limits);
+  rep->add(make_row(barrier_point(), limits, false, std::nullopt, 1.0, false, true));
+  testing::internal::CaptureStdout();
+  rep->finish();
+  const std::string printed = testing::internal::GetCapturedStdout();
+  EXPECT_NE(printed.find("== barrier: time versus nprocs ==\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("machine limits: cache-line round trip not measured; memcpy not "
+                         "measured\n"),
+            std::string::npos)
+      << printed;
+}
+
+}  // namespace
+}  // namespace comops

@@ -1,0 +1,130 @@
+// Unit tests of the sweep as data (harness/sweep.hpp): the exact list of points, merged table
+// membership, barrier at 0 bytes, and backends that lack an op.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/config.hpp"
+#include "harness/ops.hpp"
+#include "harness/sweep.hpp"
+
+namespace comops {
+namespace {
+
+// One point as text, so a mismatch shows the whole list.
+std::string describe(const Point& p) {
+  return std::to_string(p.backend) + " " + std::string(op_name(p.op)) +
+         " np=" + std::to_string(p.np) + " bytes=" + std::to_string(p.bytes) +
+         (p.size_table ? " size" : "") + (p.np_table ? " np" : "");
+}
+
+std::vector<std::string> describe(const std::vector<Point>& points) {
+  std::vector<std::string> out;
+  for (const auto& p : points) out.push_back(describe(p));
+  return out;
+}
+
+// A backend that implements every op except those it is told to lack; it never runs anything.
+class FakeBackend final : public Backend {
+ public:
+  FakeBackend(std::string label, std::set<OpKind> lacks)
+      : label_(std::move(label)), lacks_(std::move(lacks)) {}
+  std::string label() const override { return label_; }
+  Participants participants() const override { return Participants::kThreads; }
+  OpFactory op(OpKind kind) const override {
+    if (lacks_.count(kind)) return {};
+    return [](Comm&, const Args&, Buffers&) -> std::unique_ptr<OpInstance> { return nullptr; };
+  }
+  int max_participants() const override { return 64; }
+  void spmd(int, const std::function<void(Comm&)>&) override {
+    throw RuntimeError("the fake backend runs nothing");
+  }
+
+ private:
+  std::string label_;
+  std::set<OpKind> lacks_;
+};
+
+Config sweep_config() {
+  Config c;
+  c.sizes = {8, 1024};
+  c.np_list = {2, 4};
+  c.size_np = 2;
+  c.np_bytes = 1024;
+  c.ops = {OpKind::kPingpong, OpKind::kBarrier};
+  return c;
+}
+
+const OpKind kPP = OpKind::kPingpong;
+const OpKind kBar = OpKind::kBarrier;
+
+TEST(BuildSweep, ExactPointsForOneBackend) {
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(std::make_unique<FakeBackend>("fake", std::set<OpKind>{}));
+  std::vector<std::string> skipped;
+  const auto points = build_sweep(sweep_config(), backends, &skipped);
+  const std::vector<Point> expected = {
+      {0, kPP, 2, 8, true, false},     // size table
+      {0, kPP, 2, 1024, true, true},   // in both tables, once
+      {0, kPP, 4, 1024, false, true},  // np table
+      {0, kBar, 2, 0, false, true},    // barrier: np table at 0 bytes
+      {0, kBar, 4, 0, false, true},
+  };
+  EXPECT_EQ(describe(points), describe(expected));
+  EXPECT_TRUE(skipped.empty());
+}
+
+TEST(BuildSweep, BarrierAddsSizeNpWhenMissingFromNpList) {
+  Config c = sweep_config();
+  c.size_np = 3;
+  c.ops = {kBar};
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(std::make_unique<FakeBackend>("fake", std::set<OpKind>{}));
+  const auto points = build_sweep(c, backends, nullptr);
+  const std::vector<Point> expected = {
+      {0, kBar, 2, 0, false, true}, {0, kBar, 3, 0, false, true}, {0, kBar, 4, 0, false, true}};
+  EXPECT_EQ(describe(points), describe(expected));
+}
+
+TEST(BuildSweep, BackendLackingAnOpIsSkippedAndNamed) {
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(std::make_unique<FakeBackend>("full", std::set<OpKind>{}));
+  backends.push_back(std::make_unique<FakeBackend>("nobarrier", std::set<OpKind>{kBar}));
+  std::vector<std::string> skipped;
+  const auto points = build_sweep(sweep_config(), backends, &skipped);
+  const std::vector<Point> expected = {
+      {0, kPP, 2, 8, true, false},   {0, kPP, 2, 1024, true, true},  {0, kPP, 4, 1024, false, true},
+      {0, kBar, 2, 0, false, true},  {0, kBar, 4, 0, false, true},   {1, kPP, 2, 8, true, false},
+      {1, kPP, 2, 1024, true, true}, {1, kPP, 4, 1024, false, true},
+  };
+  EXPECT_EQ(describe(points), describe(expected));
+  EXPECT_EQ(skipped, (std::vector<std::string>{"nobarrier: barrier"}));
+
+  // Without a list to fill, the op is still left out.
+  EXPECT_EQ(build_sweep(sweep_config(), backends, nullptr).size(), expected.size());
+}
+
+TEST(BuildSweep, NoBackendsNoPoints) {
+  std::vector<std::unique_ptr<Backend>> backends;
+  std::vector<std::string> skipped;
+  EXPECT_TRUE(build_sweep(sweep_config(), backends, &skipped).empty());
+  EXPECT_TRUE(skipped.empty());
+}
+
+TEST(ArgsFor, CountAndRoot) {
+  const Point p{0, OpKind::kGather, 4, 1024, true, false};
+  const Args a = args_for(p);
+  EXPECT_EQ(a.op, OpKind::kGather);
+  EXPECT_EQ(a.np, 4);
+  EXPECT_EQ(a.bytes, 1024u);
+  EXPECT_EQ(a.count, 128u);
+  EXPECT_EQ(a.root, 0);
+  EXPECT_EQ(args_for({0, kBar, 2, 0, false, true}).count, 0u);
+}
+
+}  // namespace
+}  // namespace comops

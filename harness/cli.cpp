@@ -18,8 +18,9 @@ size / RTT. Collectives: each participant averages its back-to-back iterations; 
 shows min, avg and max over participants (max is the headline), median over repetitions.
 GB = 1e9 bytes; sizes accept K, M, G = 1024. Gather and scatter sizes are per participant.
 Default iterations: 64 MiB / size, clamped to 20..10000 (divided by 100, at least 5, when
-the run is oversubscribed), then lowered (to at least 3) so that one repetition takes about
-0.1 s on the slowest participant's warm-up; default warm-up: iterations / 10, at least 2.
+the run is oversubscribed), then lowered (to at least 1) so that one repetition takes about
+0.1 s on the slowest participant's warm-up; default warm-up: iterations / 10, at least 2,
+lowered (to at least 1) so that it takes about 0.1 s judged from the first operation.
 Run directly, comops launches itself under mpiexec with as many processes as the largest
 --np needs; run under mpiexec -n N or srun, it uses the N ranks it was given.
 Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";

@@ -20,7 +20,8 @@ namespace {
 constexpr std::size_t kPage = 4096;
 constexpr std::uint64_t kTimingSeedSalt = 0x7157a11fULL;  // timing data differs from checked data
 constexpr double kRepetitionBudgetUs = 100e3;  // automatic iterations: about 0.1 s a repetition
-constexpr int kMinAutoIterations = 3;
+constexpr double kWarmupBudgetUs = 100e3;      // automatic warm-up: about 0.1 s
+constexpr int kMinAutoIterations = 1;
 
 struct FreeDeleter {
   void operator()(Elem* p) const { std::free(p); }
@@ -73,15 +74,23 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
 
   fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, bufs);
   comm.barrier();
-  const auto w0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < warmup; ++i) inst->run();
-  if (opt.iterations <= 0 && warmup > 0) {
-    // Iterations chosen by size are also held to a time budget per repetition, agreed by all.
-    const double warm_us = std::chrono::duration<double, std::micro>(
-                               std::chrono::steady_clock::now() - w0).count() / warmup;
-    const double slowest = comm.allreduce(warm_us, Reduce::kMax);
-    if (slowest > 0)
-      iterations = std::clamp(static_cast<int>(kRepetitionBudgetUs / slowest), kMinAutoIterations,
+  // Warm-up and iterations chosen by size are also held to time budgets, agreed by all
+  // participants from the slowest one's timings: the first (cold) operation bounds the warm-up,
+  // the rest of the warm-up bounds the iterations.
+  auto timed_runs = [&](int n) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) inst->run();
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    return n > 0 ? comm.allreduce(us / n, Reduce::kMax) : 0.0;
+  };
+  if (warmup > 0) {
+    const double first_us = timed_runs(1);
+    if (opt.warmup < 0 && first_us > 0)
+      warmup = std::clamp(static_cast<int>(kWarmupBudgetUs / first_us), 1, warmup);
+    const double warm_us = warmup > 1 ? timed_runs(warmup - 1) : first_us;
+    if (opt.iterations <= 0 && warm_us > 0)
+      iterations = std::clamp(static_cast<int>(kRepetitionBudgetUs / warm_us), kMinAutoIterations,
                               iterations);
   }
   const Counters before = inst->counters();
@@ -134,6 +143,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   std::vector<double> avgs(sums);
   for (auto& a : avgs) a /= timed_ranks;
   out.iterations = iterations;
+  out.warmup = warmup;
   out.time_min_us = median(mins);
   out.time_avg_us = median(avgs);
   out.time_max_us = median(maxs);

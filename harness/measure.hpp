@@ -21,8 +21,8 @@ struct MeasureOptions {
 };
 
 /// Default iteration count for a message of `bytes` (documented in the README). measure_point
-/// lowers it further, to at least 3, so that one repetition takes about 0.1 s, judged from the
-/// slowest participant's warm-up.
+/// lowers it further, to at least 1, so that one repetition takes about 0.1 s, judged from the
+/// slowest participant's warm-up (and the warm-up to about 0.1 s, judged from the first operation).
 int iterations_for(std::size_t bytes);
 /// Default warm-up count for `iterations` timed iterations.
 int warmup_for(int iterations);

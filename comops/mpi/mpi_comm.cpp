@@ -1,6 +1,9 @@
 // MPI implementation of the participant Comm and the cache of sub-communicators.
 #include "comops/mpi/mpi_comm.hpp"
 
+#include <climits>
+#include <string>
+
 namespace comops::mpi {
 
 MpiComm::MpiComm(MPI_Comm comm) : comm_(comm) {
@@ -38,6 +41,13 @@ MPI_Comm SubComms::get(int np) {
   MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &comm);
   comms_.emplace(np, comm);
   return comm;
+}
+
+int mpi_count(std::size_t count) {
+  if (count > static_cast<std::size_t>(INT_MAX))
+    throw RuntimeError("the mpi backend moves at most " + std::to_string(INT_MAX) +
+                       " bytes or elements per call; " + std::to_string(count) + " was asked for");
+  return static_cast<int>(count);
 }
 
 MPI_Op to_mpi(Reduce op) {

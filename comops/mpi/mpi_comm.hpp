@@ -43,6 +43,9 @@ class SubComms {
   std::map<int, MPI_Comm> comms_;
 };
 
+/// An element count as MPI's int; throws RuntimeError past INT_MAX (MPI-3 counts are int).
+int mpi_count(std::size_t count);
+
 /// MPI_Op for a Reduce.
 MPI_Op to_mpi(Reduce op);
 

@@ -1,32 +1,11 @@
 // mpi scatter: MPI_Scatter of the root's send buffer, one block to each rank's receive buffer.
-#include <mpi.h>
-
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi/block_collective.hpp"
 #include "comops/mpi/ops.hpp"
 
 namespace comops::mpi {
-namespace {
-
-class Scatter final : public OpInstance {
- public:
-  Scatter(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), root_(args.root), bytes_(static_cast<int>(args.bytes)),
-        bufs_(bufs) {}
-  void run() override {
-    MPI_Scatter(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, root_, comm_);
-  }
-
- private:
-  MPI_Comm comm_;
-  int root_;
-  int bytes_;
-  Buffers& bufs_;
-};
-
-}  // namespace
 
 std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<Scatter>(comm, args, bufs);
+  return std::make_unique<BlockCollective<MPI_Scatter>>(comm, args, bufs);
 }
 
 }  // namespace comops::mpi

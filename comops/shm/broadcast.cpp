@@ -1,10 +1,17 @@
 // Broadcast from the root. Staged (the paper's): root copies into a shared buffer, full barrier,
-// the others copy out, full barrier. Direct: every receiver copies straight from the root's send
-// buffer after the root's flag and acknowledges (small messages travel in the root's flag line).
+// the others copy out, full barrier. Direct: one copy from the root's send buffer into each
+// receiver's buffer after the root's flag, acknowledged by the receiver; for large messages the
+// root pushes the first 1/np of every receiver's copy while the receivers pull the rest (small
+// messages travel in the root's flag line).
+#include <algorithm>
+
 #include "comops/shm/shm_op.hpp"
 
 namespace comops::shm {
 namespace {
+
+constexpr std::size_t kSplitMinBytes = 16 << 10;  // from here on the root copies a share too
+constexpr std::size_t kAlignElems = 16;           // shares start on 128-byte boundaries
 
 struct BroadcastShared {
   BroadcastShared(int np, std::size_t staging_count)
@@ -39,35 +46,90 @@ class DirectBroadcast final : public ShmOp {
   DirectBroadcast(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<BroadcastShared>(rank_, np_, 0);
     publish(sh_->peers);
+    // Large messages: the root pushes the first 1/np of every receiver's message (128-byte
+    // aligned) while the receivers pull the rest, so every thread copies about as much.
+    const std::size_t n = args.count;
+    if (np_ > 1 && args.bytes >= kSplitMinBytes)
+      head_ = std::min(
+          n, (n / static_cast<std::size_t>(np_) + kAlignElems - 1) / kAlignElems * kAlignElems);
   }
 
   void run() override {
     const std::uint64_t s = next();
+    if (args_.count <= kInlineElems)
+      run_inline(s);
+    else if (head_ == 0)
+      run_pull(s);
+    else
+      run_split(s);
+  }
+
+ private:
+  // Lines: the root's is s when message s is in its line; a receiver's is s once copied out.
+  void run_inline(std::uint64_t s) {
+    const std::size_t n = args_.count;
+    Line& root_line = sh_->lines[static_cast<std::size_t>(args_.root)];
+    if (rank_ == args_.root) {
+      // Rewrite the line only once every receiver has copied message s-1 out of it.
+      for (int i = 0; i < np_; ++i)
+        if (i != args_.root) team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, s - 1);
+      copy_elems(root_line.data, bufs_.send, n);
+      root_line.seq.store(s, std::memory_order_release);
+      return;
+    }
+    team_.wait_geq(root_line.seq, s);
+    copy_elems(bufs_.recv, root_line.data, n);
+    sh_->lines[static_cast<std::size_t>(rank_)].seq.store(s, std::memory_order_release);
+  }
+
+  // Every receiver copies from the root's send buffer. Lines: the root's is s when its send
+  // buffer holds message s; a receiver's is s once it has read it.
+  void run_pull(std::uint64_t s) {
+    Line& root_line = sh_->lines[static_cast<std::size_t>(args_.root)];
+    if (rank_ == args_.root) {
+      root_line.seq.store(s, std::memory_order_release);
+      wait_receivers(s);  // return only when nobody reads the send buffer any more
+      return;
+    }
+    team_.wait_geq(root_line.seq, s);
+    copy_elems(bufs_.recv, sh_->peers[static_cast<std::size_t>(args_.root)].send, args_.count);
+    sh_->lines[static_cast<std::size_t>(rank_)].seq.store(s, std::memory_order_release);
+  }
+
+  // The root pushes [0, head_) into each receiver once it is in run s; each receiver pulls
+  // [head_, n). Lines: the root's is 2s-1 when its send buffer holds message s, 2s when every
+  // head is pushed; a receiver's is 2s-1 when its receive buffer is free for s, 2s once it has
+  // read its tail.
+  void run_split(std::uint64_t s) {
     const std::size_t n = args_.count;
     const auto root = static_cast<std::size_t>(args_.root);
     Line& root_line = sh_->lines[root];
     if (rank_ == args_.root) {
-      if (n <= kInlineElems) {
-        // Rewrite the line only once every receiver has copied message s-1 out of it.
-        for (int i = 0; i < np_; ++i)
-          if (i != args_.root) team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, s - 1);
-        copy_elems(root_line.data, bufs_.send, n);
-        root_line.seq.store(s, std::memory_order_release);
-      } else {
-        // Return only when nobody reads the send buffer any more.
-        root_line.seq.store(s, std::memory_order_release);
-        for (int i = 0; i < np_; ++i)
-          if (i != args_.root) team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, s);
+      root_line.seq.store(2 * s - 1, std::memory_order_release);
+      for (int i = 0; i < np_; ++i) {
+        if (i == args_.root) continue;
+        team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, 2 * s - 1);
+        copy_elems(sh_->peers[static_cast<std::size_t>(i)].recv, bufs_.send, head_);
       }
+      root_line.seq.store(2 * s, std::memory_order_release);
+      wait_receivers(2 * s);
       return;
     }
-    team_.wait_geq(root_line.seq, s);
-    copy_elems(bufs_.recv, n <= kInlineElems ? root_line.data : sh_->peers[root].send, n);
-    sh_->lines[static_cast<std::size_t>(rank_)].seq.store(s, std::memory_order_release);
+    Line& mine = sh_->lines[static_cast<std::size_t>(rank_)];
+    mine.seq.store(2 * s - 1, std::memory_order_release);
+    team_.wait_geq(root_line.seq, 2 * s - 1);
+    copy_elems(bufs_.recv + head_, sh_->peers[root].send + head_, n - head_);
+    mine.seq.store(2 * s, std::memory_order_release);
+    team_.wait_geq(root_line.seq, 2 * s);
   }
 
- private:
+  void wait_receivers(std::uint64_t value) {
+    for (int i = 0; i < np_; ++i)
+      if (i != args_.root) team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, value);
+  }
+
   std::shared_ptr<BroadcastShared> sh_;
+  std::size_t head_ = 0;  // elements the root pushes into every receiver; 0: receivers pull all
 };
 
 }  // namespace

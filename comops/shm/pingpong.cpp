@@ -1,12 +1,19 @@
 // Ping-pong between threads 0 and 1. Staged: both directions through one shared buffer with a
-// flag handshake. Direct: the sender copies straight into the receiver's posted buffer (messages
-// of up to kInlineElems travel inside the flag's cache line).
+// flag handshake. Direct: one copy from the sender's buffer into the receiver's posted buffer,
+// made by the sender alone for small messages and shared by both sides for large ones (the
+// sender pushes the head while the receiver pulls the tail); messages of up to kInlineElems
+// travel inside the flag's cache line.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "comops/shm/shm_op.hpp"
 
 namespace comops::shm {
 namespace {
+
+constexpr std::size_t kSplitMinBytes = 16 << 10;  // from here on both sides copy
+constexpr std::size_t kAlignElems = 16;           // the split point falls on 128 bytes
 
 struct PingpongShared {
   explicit PingpongShared(std::size_t count, bool staged) : staging(staged ? count : 0) {}
@@ -50,6 +57,12 @@ class DirectPingpong final : public ShmOp {
     sh_ = team_.make_shared<PingpongShared>(rank_, args.count, false);
     if (rank_ < 2) sh_->peers[static_cast<std::size_t>(rank_)] = Peer{bufs.send, bufs.recv};
     team_.barrier(rank_);
+    // Large messages: the sender pushes the first half (128-byte aligned), the receiver pulls
+    // the rest at the same time; small ones: the sender pushes all from its cache-hot buffer.
+    split_ =
+        args.bytes < kSplitMinBytes
+            ? args.count
+            : std::min(args.count, (args.count / 2 + kAlignElems - 1) / kAlignElems * kAlignElems);
   }
 
   void run() override {
@@ -73,25 +86,38 @@ class DirectPingpong final : public ShmOp {
       }
       return;
     }
-    // Each side copies its own (cache-hot) send buffer straight into the other's receive buffer
-    // once that one is posted: line[r].seq = 2s-1 when thread r is in run s (its receive buffer
-    // is free), 2s when its message s has been delivered.
-    Elem* peer_recv = sh_->peers[static_cast<std::size_t>(1 - rank_)].recv;
-    if (rank_ == 1) mine.seq.store(2 * s - 1, std::memory_order_release);
+    // One copy per direction, shared by both sides: the sender pushes the head [0, split_) of
+    // its send buffer into the receiver's buffer while the receiver pulls the tail [split_, n).
+    // line[r].seq moves through b+1, b+2, b+3 in run s (b = 4(s-1)):
+    //   thread 0: b+1 in run s (recv free, send published), b+2 ping head pushed,
+    //             b+3 pong tail pulled (done reading thread 1's send);
+    //   thread 1: b+1 in run s, b+2 ping received whole (done reading thread 0's send; its own
+    //             send published), b+3 pong head pushed.
+    const std::uint64_t b = 4 * (s - 1);
+    const Peer& peer = sh_->peers[static_cast<std::size_t>(1 - rank_)];
+    const std::size_t tail = n - split_;
+    mine.seq.store(b + 1, std::memory_order_release);
+    team_.wait_geq(other.seq, b + 1);
     if (rank_ == 0) {
-      team_.wait_geq(other.seq, 2 * s - 1);
-      copy_elems(peer_recv, bufs_.send, n);
-      mine.seq.store(2 * s, std::memory_order_release);
-      team_.wait_geq(other.seq, 2 * s);
+      copy_elems(peer.recv, bufs_.send, split_);
+      mine.seq.store(b + 2, std::memory_order_release);
+      team_.wait_geq(other.seq, b + 2);
+      copy_elems(bufs_.recv + split_, peer.send + split_, tail);
+      mine.seq.store(b + 3, std::memory_order_release);
+      team_.wait_geq(other.seq, b + 3);
     } else {
-      team_.wait_geq(other.seq, 2 * s);  // thread 0 is in run s too, so its buffer is posted
-      copy_elems(peer_recv, bufs_.send, n);
-      mine.seq.store(2 * s, std::memory_order_release);
+      copy_elems(bufs_.recv + split_, peer.send + split_, tail);
+      team_.wait_geq(other.seq, b + 2);
+      mine.seq.store(b + 2, std::memory_order_release);
+      copy_elems(peer.recv, bufs_.send, split_);
+      mine.seq.store(b + 3, std::memory_order_release);
+      team_.wait_geq(other.seq, b + 3);
     }
   }
 
  private:
   std::shared_ptr<PingpongShared> sh_;
+  std::size_t split_ = 0;  // elements the sender pushes; the receiver pulls the rest
 };
 
 }  // namespace

@@ -154,12 +154,7 @@ void Engine::enqueue(int home, std::uint64_t off, Access a) {
   send_request(home, blk, type);
 }
 
-void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
-  auto it = requests_.find(key(home, blk));
-  if (it == requests_.end())
-    throw ProtocolError(
-        fmt::format("swcc rank {}: reply for block {}:{} with no request", rank_, home, blk));
-  Request& r = it->second;
+bool Engine::complete_accesses(int home, std::uint64_t blk, Request& r) {
   std::size_t i = 0;
   for (; i < r.accesses.size(); ++i) {
     Access& a = r.accesses[i];
@@ -171,13 +166,70 @@ void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
     --outstanding_;
   }
   r.accesses.erase(r.accesses.begin(), r.accesses.begin() + static_cast<std::ptrdiff_t>(i));
-  if (r.accesses.empty()) {
+  return r.accesses.empty();
+}
+
+void Engine::serve(int home, std::uint64_t blk, bool after_nack) {
+  const std::uint64_t k = key(home, blk);
+  auto it = requests_.find(k);
+  if (it == requests_.end())
+    throw ProtocolError(
+        fmt::format("swcc rank {}: reply for block {}:{} with no request", rank_, home, blk));
+  Request& r = it->second;
+  if (complete_accesses(home, blk, r)) {
     requests_.erase(it);
     return;
   }
-  if (after_nack) ++stats_.retries;
+  if (after_nack) {  // refused: wait out the backoff, then re-check and resend (run_deferred)
+    r.backoff = next_backoff(r.backoff);
+    defer({Deferred::kRequest, polls_ + r.backoff, k});
+    return;
+  }
+  r.backoff = 0;  // granted, yet accesses remain (a write behind a read): ask again now
   r.sent = r.accesses.front().write ? MsgType::kWriteReq : MsgType::kReadReq;
   send_request(home, blk, r.sent);
+}
+
+// ---- NACK backoff ----
+
+void Engine::defer(Deferred d) { deferred_.push_back(d); }
+
+void Engine::run_deferred() {
+  for (std::size_t i = 0; i < deferred_.size();) {
+    if (deferred_[i].due > polls_) {
+      ++i;
+      continue;
+    }
+    const Deferred d = deferred_[i];
+    deferred_[i] = deferred_.back();
+    deferred_.pop_back();
+    ++stats_.retries;
+    switch (d.kind) {
+      case Deferred::kRequest: {
+        auto it = requests_.find(d.id);
+        if (it == requests_.end()) break;
+        const int home = static_cast<int>(d.id >> 48);
+        const std::uint64_t blk = d.id & ((std::uint64_t{1} << 48) - 1);
+        Request& r = it->second;
+        if (complete_accesses(home, blk, r)) {  // the re-check found the access possible now
+          requests_.erase(it);
+          break;
+        }
+        r.sent = r.accesses.front().write ? MsgType::kWriteReq : MsgType::kReadReq;
+        send_request(home, blk, r.sent);
+        break;
+      }
+      case Deferred::kStore: {
+        const StoreOp& st = stores_.at(d.id);
+        send(st.home, MsgType::kStoreReq, st.block, st.data.data(),
+             static_cast<std::uint32_t>(st.data.size()), d.id, st.off);
+        break;
+      }
+      case Deferred::kRemote:
+        send(d.to, d.type, d.id);
+        break;
+    }
+  }
 }
 
 void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
@@ -307,10 +359,7 @@ void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
         home_access(rank_, e != nullptr, he, swcc::Access::kWrite) == LocalAction::kHit;
   const HomeOutcome out = home_transition(rank_, he, hp, ev);
   std::uint8_t* mem = segment_ + (blk << block_shift_);
-  if (h.type == MsgType::kRemoteNack) {
-    ++stats_.nacks;
-    ++stats_.retries;
-  }
+  if (h.type == MsgType::kRemoteNack) ++stats_.nacks;  // retries: counted at the resend
   if (out.take_flush_data) std::memcpy(mem, payload, block_bytes_);
   std::uint64_t store_tag = h.tag;
   if (out.apply_store) {
@@ -341,6 +390,13 @@ void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
     e->sharers = out.next.sharers;
     e->owner = out.next.owner;
   }
+  if (h.type == MsgType::kRemoteNack) {  // resend the refused Inval/Flush after a backoff
+    Busy& b = busy_.at(blk);
+    b.backoff = next_backoff(b.backoff);
+    for (const Send& s : out.sends)
+      defer({Deferred::kRemote, polls_ + b.backoff, blk, s.to, s.type});
+    return;
+  }
   for (const Send& s : out.sends) {
     switch (s.type) {
       case MsgType::kNack:
@@ -367,9 +423,8 @@ void Engine::on_requester(const MsgHeader& h) {
       ++stats_.nacks;
       if (h.nacked == MsgType::kStoreReq) {
         StoreOp& st = stores_.at(h.tag);
-        ++stats_.retries;
-        send(st.home, MsgType::kStoreReq, st.block, st.data.data(),
-             static_cast<std::uint32_t>(st.data.size()), h.tag, st.off);
+        st.backoff = next_backoff(st.backoff);
+        defer({Deferred::kStore, polls_ + st.backoff, h.tag});
         return;
       }
       return serve(rank_, h.block, true);
@@ -454,7 +509,9 @@ void Engine::on_lock(const MsgHeader& h) {
 // ---- progress, waits, sync, barrier, locks ----
 
 void Engine::poll() {
+  ++polls_;
   transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
+  if (!deferred_.empty()) run_deferred();
 }
 
 void Engine::wait_until(const std::function<bool()>& pred) {
@@ -511,12 +568,13 @@ void Engine::unlock(int id) {
 
 bool Engine::quiescent() const {
   return requests_.empty() && stores_.empty() && busy_.empty() && sc_ops_.empty() &&
-         outstanding_ == 0 && transport_.held() == 0;
+         deferred_.empty() && outstanding_ == 0 && transport_.held() == 0;
 }
 
 std::string Engine::dump() const {
-  std::string s = fmt::format("rank {}: outstanding={} write_lock={:#x} held={}\n", rank_,
-                              outstanding_, write_lock_, transport_.held());
+  std::string s = fmt::format("rank {}: outstanding={} write_lock={:#x} held={} deferred={}\n",
+                              rank_, outstanding_, write_lock_, transport_.held(),
+                              deferred_.size());
   for (const auto& [k, r] : requests_)
     s += fmt::format("  request {}:{} sent={} accesses={} age={:.2f}s\n", k >> 48,
                      k & ((std::uint64_t{1} << 48) - 1), msg_name(r.sent), r.accesses.size(),

@@ -104,6 +104,7 @@ class Engine {
     MsgType sent;  ///< kReadReq or kWriteReq
     std::vector<Access> accesses;
     double start;
+    std::uint32_t backoff = 0;  ///< polls to wait before the next resend after a NACK
   };
   struct StoreOp {
     int home;
@@ -111,13 +112,32 @@ class Engine {
     std::uint32_t off;
     std::vector<std::uint8_t> data;
     double start;
+    std::uint32_t backoff = 0;
   };
   struct Busy {  ///< a home block serving a request
     HomePending pending;
     std::uint64_t store_tag = 0;
     std::uint32_t store_off = 0;
     std::vector<std::uint8_t> store_data;
+    std::uint32_t backoff = 0;  ///< before resending an Inval/Flush refused by RemoteNack
   };
+  /// A resend put off by the NACK backoff: due once polls_ reaches `due`.
+  struct Deferred {
+    enum Kind : std::uint8_t { kRequest, kStore, kRemote } kind;
+    std::uint64_t due;
+    std::uint64_t id;  ///< kRequest: key(home, block); kStore: store id; kRemote: home block
+    int to = -1;       ///< kRemote: the refusing rank
+    MsgType type = MsgType::kInval;  ///< kRemote: the refused message
+  };
+  /// Backoff after a NACK: 1, 2, 4, ... polls of the progress engine, capped; reset on success.
+  static constexpr std::uint32_t kMaxBackoffPolls = 64;
+  static std::uint32_t next_backoff(std::uint32_t b) {
+    return b == 0 ? 1 : (b >= kMaxBackoffPolls ? kMaxBackoffPolls : 2 * b);
+  }
+  void defer(Deferred d);
+  void run_deferred();
+  /// Serves what the entry now allows; false when accesses remain.
+  bool complete_accesses(int home, std::uint64_t block, Request& r);
   struct LockState {
     bool held = false;
     std::vector<int> queue;
@@ -164,6 +184,8 @@ class Engine {
   std::unordered_map<int, LockState> locks_;        ///< locks homed here
   std::unordered_map<int, bool> granted_;           ///< locks this rank asked for
   std::uint64_t next_tag_ = 1;
+  std::uint64_t polls_ = 0;          ///< progress engine rounds, the clock of the backoff
+  std::vector<Deferred> deferred_;  ///< resends waiting out their backoff
   std::int64_t outstanding_ = 0;                  ///< unfinished accesses, stores and sc operations
   std::uint64_t write_lock_ = ~std::uint64_t{0};  ///< the write-lock flag: key of the block
 };

@@ -1,7 +1,9 @@
 // The MSI coherence protocol of one block as pure data-in/data-out transition functions (no MPI):
 // the home side (directory at the block's home) and the cache side (a non-home node's copy).
-// These tables are mirrored rule by rule in comops/swcc/model/swcc.m (the Murphi model); change
-// both together.
+// The Murphi model comops/swcc/model/swcc.m follows these tables; when one changes, the other
+// does. Its header lists the correspondence: home_transition() <-> the home branch (m.dst = 0)
+// of rule "Deliver" plus procedure Finish; cache_transition() <-> the cache branch of "Deliver";
+// cache_access()/home_access() <-> rules "IssueRead", "IssueWrite", "WriteHit", "HomeWriteHit".
 #pragma once
 
 #include <cstdint>

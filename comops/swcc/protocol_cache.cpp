@@ -1,5 +1,9 @@
 // Cache-side MSI transitions of one block at a non-home node, and the names of states and
-// messages. Mirrored by the Cache* rules of comops/swcc/model/swcc.m; change both together.
+// messages. The Murphi model comops/swcc/model/swcc.m follows it; when one changes, the other
+// does:
+//   cache_transition() <-> rule "Deliver", m.dst = n > 0 (a cache), one case per message; its
+//                          Nack case also stands for Engine::serve()'s re-check and resend
+//   cache_access()     <-> rules "IssueRead", "IssueWrite" (kSendRead/kSendWrite), "WriteHit"
 #include <fmt/format.h>
 
 #include "comops/swcc/protocol.hpp"

@@ -1,5 +1,10 @@
 // Home-side MSI transitions of one block: requests, invalidation acks, flushes and refusals.
-// Mirrored by the Home* rules of comops/swcc/model/swcc.m; change both together.
+// The Murphi model comops/swcc/model/swcc.m follows it; when one changes, the other does:
+//   on_request()            <-> rule "Deliver", m.dst = 0, case ReadReq, WriteReq, StoreReq
+//   kInvalAck / kFlushData  <-> rule "Deliver", m.dst = 0, case InvalAck / FlushData
+//   kRemoteNack             <-> rule "Deliver", m.dst = 0, case RemoteNack
+//   finish()                <-> procedure Finish
+//   home_access()           <-> rule "HomeWriteHit" (the model has no requests by the home)
 #include <fmt/format.h>
 
 #include <bit>

@@ -24,6 +24,7 @@ bool g_faults = false;
 std::uint64_t g_seed = 1;
 std::size_t g_block = 64;
 int g_rounds = 12;
+int g_ops = 150;  // random operations per rank and round
 
 constexpr int kHomes = 2;         // hot words live on ranks 0 and 1 (rank 0 only with np 1)
 constexpr int kWordsPerHome = 8;  // 64 bytes per home: 1 block of 64, 8 blocks of 8
@@ -153,7 +154,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
       for (int round = 0; round < g_rounds; ++round) {
         std::vector<std::int64_t> last_write(kWords, 0);
         std::set<int> pending;
-        for (int op = 0; op < 150; ++op) {
+        for (int op = 0; op < g_ops; ++op) {
           const int w = static_cast<int>(rng() % words);
           const auto p = ck.word(w);
           // Split-C semantics: a put or store is ordered with this rank's later accesses to the
@@ -261,7 +262,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
 }  // namespace comops::swcc
 
 // Options read from the command line (after gtest's own): --faults, --seed=N, --block=B,
-// --rounds=N. Parsed from /proc/self/cmdline because the shared MPI gtest main owns argv.
+// --rounds=N, --ops=N (random operations per rank and round). Parsed from /proc/self/cmdline because the shared MPI gtest main owns argv.
 namespace {
 struct StressArgs {
   StressArgs() {
@@ -279,6 +280,7 @@ struct StressArgs {
       if (a.rfind("--seed=", 0) == 0) comops::swcc::g_seed = std::stoull(a.substr(7));
       if (a.rfind("--block=", 0) == 0) comops::swcc::g_block = std::stoull(a.substr(8));
       if (a.rfind("--rounds=", 0) == 0) comops::swcc::g_rounds = std::stoi(a.substr(9));
+      if (a.rfind("--ops=", 0) == 0) comops::swcc::g_ops = std::stoi(a.substr(6));
     }
   }
 } const g_args;

@@ -1,11 +1,34 @@
 -- Murphi model of the swcc MSI protocol for one block: the home (node 0) and NPROC caches over
--- an unordered network. It follows the C++ transition tables rule by rule:
---   Home* rules   <-> home_transition() in comops/swcc/protocol_home.cpp
---   Cache* rules  <-> cache_transition() in comops/swcc/protocol_cache.cpp
---   Issue* rules  <-> the requester side in comops/swcc/engine.cpp (one request per block and
---                     node; a blocking write holds the write lock between grant and apply)
--- Change both sides together. Checked with rumur by tests/swcc/check_model.sh, which also checks
--- that every seeded bug in bugs/bugs.txt is caught.
+-- an unordered network. It follows the C++ transition tables; when one changes, the other does.
+-- Checked with rumur by tests/swcc/check_model.sh, which also checks that every seeded bug in
+-- bugs/bugs.txt is caught.
+--
+-- Correspondence (Murphi rule, branch or procedure  <->  C++ function):
+--   rule "Deliver", m.dst = 0 (the home), by message:
+--     ReadReq / WriteReq / StoreReq   <-> home_transition() -> on_request()  (protocol_home.cpp)
+--     InvalAck                        <-> home_transition(), case kInvalAck
+--     FlushData                       <-> home_transition(), case kFlushData
+--     RemoteNack                      <-> home_transition(), case kRemoteNack
+--   procedure Finish                  <-> finish()                            (protocol_home.cpp)
+--   rule "Deliver", m.dst = n > 0 (a cache), by message:
+--     ReadReply / WriteReply / StoreAck / Inval / Flush / FlushInval
+--                                     <-> cache_transition()                  (protocol_cache.cpp)
+--     Nack                            <-> cache_transition() (retry) and then Engine::serve():
+--                                         re-check the entry, resend          (engine.cpp)
+--   rules "IssueRead", "IssueWrite"   <-> cache_access() answering kSendRead / kSendWrite, then
+--                                         Engine::enqueue() (one request per block and node)
+--   rule "IssueStore"                 <-> Engine::store()
+--   rule "WriteHit"                   <-> cache_access(Modified, kWrite) == kHit (Dsm::hit_write)
+--   rule "ApplyLockedWrite"           <-> Engine::write_miss(): the value is applied after the
+--                                         grant, then the write-lock flag (write_lock_) drops
+--   rule "HomeWriteHit"               <-> home_access() == kHit for a write with the home owning
+--                                         the block (Dsm::writable, Engine::try_write)
+-- What the model leaves out: the home's own requests (requester == home in the C++: the home
+-- only writes while it owns the block, rule "HomeWriteHit"), the home's write-lock flag
+-- (HomeEvent::write_locked), the silent Shared-without-sharers -> Modified upgrade of
+-- Engine::try_write at the home, reads that hit (no state change), and the NACK backoff of
+-- Engine::serve() (a delay only). The model's asserts are the impossible cells
+-- (ProtocolError) of the C++ tables, where the model reaches them.
 const
   NPROC: 2;
   NVAL: 2;
@@ -82,7 +105,7 @@ begin
   for k: Slot do inuse[k] := false; undefine net[k]; endfor;
 end;
 
--- The requester side.
+-- The requester side (engine.cpp): Issue* <-> cache_access() + Engine::enqueue()/store().
 ruleset p: Proc; v: 1..NVAL do
   rule "IssueRead" want[p] = WNone & cstate[p] = CI ==>
   begin want[p] := WRead; Send(ReadReq, p, 0, 0, ReadReq); end;
@@ -119,9 +142,10 @@ ruleset i: Slot do
     inuse[i] := false; undefine net[i];
     s := m.src;
     if m.dst = 0 then
-      -- Home*
+      -- The home: home_transition() in protocol_home.cpp.
       switch m.mtype
       case ReadReq, WriteReq, StoreReq:
+        -- on_request(): busy -> Nack; then by request type and stable state
         if hstate = HBR | hstate = HBW then
           Send(Nack, 0, s, 0, m.mtype);
         elsif m.mtype = ReadReq then
@@ -197,7 +221,7 @@ ruleset i: Slot do
         error "home got a cache message";
       endswitch;
     else
-      -- Cache* at node n = m.dst
+      -- A cache at node n = m.dst: cache_transition() in protocol_cache.cpp.
       n := m.dst;
       switch m.mtype
       case ReadReply:
@@ -209,7 +233,7 @@ ruleset i: Slot do
       case StoreAck:
         want[n] := WNone;
       case Nack:
-        -- re-check the entry, then retry
+        -- cache_transition() sets retry; Engine::serve() re-checks the entry, then resends
         if want[n] = WRead then
           if cstate[n] != CI then want[n] := WNone; else Send(ReadReq, n, 0, 0, ReadReq); endif;
         elsif want[n] = WWrite then

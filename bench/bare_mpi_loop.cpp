@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     std::sort(maxs.begin(), maxs.end());
     const double med = reps % 2 ? maxs[reps / 2] : (maxs[reps / 2 - 1] + maxs[reps / 2]) / 2;
-    std::printf("%s %d bytes: %.4f us per iteration (median of %d x %d)\n", op.c_str(), bytes,
-                med, reps, iters);
+    std::printf("%s %d bytes: %.4f us per iteration (median of %d x %d)\n", op.c_str(), bytes, med,
+                reps, iters);
   }
   std::free(send);
   std::free(recv);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Holds comops' mpi numbers against the bare MPI loops (bench/bare_mpi_loop.cpp), run on the same
 # machine in the same session with the same iterations: ping-pong at 8 B and 1 MiB, broadcast and
-# reduce-max at 800 KiB, np = 2. Prints both and the ratio comops / bare (1.00 = no overhead).
+# reduce-max at 800 KiB, np = 2, both bound one rank per core. Prints both and the ratio
+# comops / bare (1.00 = no overhead).
 # Usage: bench/harness_overhead.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 build=${1:-build}
@@ -17,7 +18,7 @@ run_point() {  # op-for-comops op-for-bare bytes iters
     -w "$warm" -r "$reps" --no-limits --json "$tmp/c.json" >/dev/null
   local c b
   c=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["time_us"]["max"])' "$tmp/c.json")
-  b=$(mpiexec -n 2 "$bare" "$bop" "$bytes" "$iters" "$warm" "$reps" | awk '{print $4}')
+  b=$(mpiexec -bind-to core -n 2 "$bare" "$bop" "$bytes" "$iters" "$warm" "$reps" | awk '{print $4}')
   printf '%-10s %8s B  comops %10.3f us  bare %10.3f us  ratio %.3f\n' "$cop" "$bytes" "$c" "$b" \
     "$(awk -v c="$c" -v b="$b" 'BEGIN { print c / b }')"
 }

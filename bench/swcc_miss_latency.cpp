@@ -157,14 +157,13 @@ int main(int argc, char** argv) {
     comops::swcc::Config cfg;
     cfg.block_bytes = b;
     cfg.segment_bytes = 8 << 20;
-    miss.emplace_back(b, comops::swcc::with_dsm(MPI_COMM_WORLD, cfg,
-                                                [](auto& d) { return read_miss(d); }));
+    miss.emplace_back(
+        b, comops::swcc::with_dsm(MPI_COMM_WORLD, cfg, [](auto& d) { return read_miss(d); }));
   }
   if (me == 0) {
     std::printf("swcc miss latency, 2 ranks, median of %d x %d samples (us)\n", kReps, kSamples);
     std::printf("(c) MPI ping-pong 8 B round trip:            %8.2f\n", pp);
-    for (auto [s, t] : am)
-      std::printf("(a) active-message request/reply %5zu B:    %8.2f\n", s, t);
+    for (auto [s, t] : am) std::printf("(a) active-message request/reply %5zu B:    %8.2f\n", s, t);
     for (auto& [b, r] : miss)
       std::printf("(b) clean remote read miss, block %5zu B:   %8.2f\n", b, r.median_us);
     for (auto& [b, r] : miss)

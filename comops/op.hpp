@@ -41,10 +41,10 @@ struct RuntimeError : std::runtime_error {
 /// One point of the sweep as one participant sees it.
 struct Args {
   OpKind op = OpKind::kPingpong;
-  int np = 2;               ///< participants in this point
-  std::size_t bytes = 0;    ///< message size: per participant block for gather/scatter
-  std::size_t count = 0;    ///< bytes / kElemBytes
-  int root = 0;             ///< root of rooted collectives; ping-pong runs between 0 and 1
+  int np = 2;             ///< participants in this point
+  std::size_t bytes = 0;  ///< message size: per participant block for gather/scatter
+  std::size_t count = 0;  ///< bytes / kElemBytes
+  int root = 0;           ///< root of rooted collectives; ping-pong runs between 0 and 1
 };
 
 /// One participant's private buffers, allocated and owned by the harness (page aligned, touched

@@ -12,7 +12,8 @@
 namespace comops {
 namespace {
 
-constexpr const char* kFooter = R"(Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the
+constexpr const char* kFooter =
+    R"(Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the
 round trip, latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate =
 size / RTT. Collectives: each participant averages its back-to-back iterations; the table
 shows min, avg and max over participants (max is the headline), median over repetitions.
@@ -52,8 +53,8 @@ std::vector<std::string> resolve_backends(const std::vector<std::string>& names,
       continue;
     }
     if (std::find(known.begin(), known.end(), n) == known.end())
-      throw UsageError(fmt::format("unknown backend '{}' (available: {}, all)", n,
-                                   fmt::join(known, ", ")));
+      throw UsageError(
+          fmt::format("unknown backend '{}' (available: {}, all)", n, fmt::join(known, ", ")));
     if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   }
   if (out.empty()) throw UsageError("--backend names no backend");
@@ -64,9 +65,12 @@ std::vector<OpKind> resolve_ops(const std::vector<std::string>& names,
                                 const std::vector<std::string>& reduce_ops) {
   std::vector<OpKind> reduces;
   for (const auto& r : split_list(reduce_ops)) {
-    if (r == "max") reduces.push_back(OpKind::kReduceMax);
-    else if (r == "sum") reduces.push_back(OpKind::kReduceSum);
-    else throw UsageError(fmt::format("unknown --reduce-op '{}' (expected max or sum)", r));
+    if (r == "max")
+      reduces.push_back(OpKind::kReduceMax);
+    else if (r == "sum")
+      reduces.push_back(OpKind::kReduceSum);
+    else
+      throw UsageError(fmt::format("unknown --reduce-op '{}' (expected max or sum)", r));
   }
   std::vector<OpKind> picked;
   for (const auto& n : split_list(names)) {
@@ -125,10 +129,11 @@ std::string join_argv(int argc, char** argv) {
 Config parse_command_line(int argc, char** argv,
                           std::vector<std::unique_ptr<BackendFamily>>& families) {
   Config c;
-  CLI::App app{"comops: message passing versus shared memory, measured the same way.\n"
-               "Runs the COMOPS operations on the chosen backends and prints bandwidth-versus-"
-               "size and time-versus-nprocs tables.",
-               "comops"};
+  CLI::App app{
+      "comops: message passing versus shared memory, measured the same way.\n"
+      "Runs the COMOPS operations on the chosen backends and prints bandwidth-versus-"
+      "size and time-versus-nprocs tables.",
+      "comops"};
   app.footer(kFooter);
   app.set_version_flag("--version", "comops 0.1.0");
 
@@ -171,8 +176,9 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("--seed", c.measure.seed, "Validation seed")->capture_default_str();
   app.add_option("--bind", bind, "Core binding of participants: compact, spread or none")
       ->capture_default_str();
-  app.add_flag("--no-limits", [&](std::int64_t) { c.limits = false; },
-               "Skip measuring the machine limits (cache-line round trip, memcpy)");
+  app.add_flag(
+      "--no-limits", [&](std::int64_t) { c.limits = false; },
+      "Skip measuring the machine limits (cache-line round trip, memcpy)");
   app.add_option("--progress", c.progress, "Progress on stderr: auto (a terminal), always, never")
       ->capture_default_str();
   app.add_option("--mpiexec", c.mpiexec,

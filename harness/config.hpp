@@ -22,18 +22,18 @@ struct OutputPaths {
 
 /// Everything a run needs, identical on every rank.
 struct Config {
-  std::vector<std::string> backends;   ///< family names, in run order
-  std::vector<OpKind> ops;             ///< in run order
-  std::vector<int> np_list;            ///< participant counts for the time-versus-nprocs tables
-  bool np_given = false;               ///< --np was given (otherwise chosen from the machine)
-  std::vector<std::size_t> sizes;      ///< bytes, for the bandwidth-versus-size tables
-  std::size_t np_bytes = 800u << 10;   ///< size of the time-versus-nprocs tables (800K)
-  int size_np = 0;                     ///< participants of the size tables (0: chosen)
+  std::vector<std::string> backends;  ///< family names, in run order
+  std::vector<OpKind> ops;            ///< in run order
+  std::vector<int> np_list;           ///< participant counts for the time-versus-nprocs tables
+  bool np_given = false;              ///< --np was given (otherwise chosen from the machine)
+  std::vector<std::size_t> sizes;     ///< bytes, for the bandwidth-versus-size tables
+  std::size_t np_bytes = 800u << 10;  ///< size of the time-versus-nprocs tables (800K)
+  int size_np = 0;                    ///< participants of the size tables (0: chosen)
   MeasureOptions measure;
   BindPolicy bind = BindPolicy::kCompact;
-  bool limits = true;                  ///< measure the machine limits
-  std::string progress = "auto";       ///< auto (stderr is a terminal), always, never
-  std::string mpiexec;                 ///< launcher to use when run directly (empty: mpiexec)
+  bool limits = true;             ///< measure the machine limits
+  std::string progress = "auto";  ///< auto (stderr is a terminal), always, never
+  std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
   OutputPaths out;
   std::string command_line;
 };

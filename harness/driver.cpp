@@ -62,7 +62,8 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const Mac
 // scheduler, and the full count would take minutes without telling anything more.
 MeasureOptions options_for(const Config& c, const Point& p, bool oversubscribed) {
   MeasureOptions o = c.measure;
-  if (o.iterations == 0 && oversubscribed) o.iterations = std::max(5, iterations_for(p.bytes) / 100);
+  if (o.iterations == 0 && oversubscribed)
+    o.iterations = std::max(5, iterations_for(p.bytes) / 100);
   return o;
 }
 
@@ -95,7 +96,8 @@ int run_in_world(World& world, Config& config,
   const bool psi = cpu_stall_total_us().has_value();
   if (world.is_root()) {
     try {
-      for (const auto& s : skipped) fmt::print(stderr, "comops: note: {} is not implemented, skipped\n", s);
+      for (const auto& s : skipped)
+        fmt::print(stderr, "comops: note: {} is not implemented, skipped\n", s);
       const auto idle = cpu_idle_share(200);
       if (config.limits) {
         measure_cacheline(pinning, limits);
@@ -119,7 +121,9 @@ int run_in_world(World& world, Config& config,
     Backend& backend = *backends[p.backend];
     const Args args = args_for(p);
     const bool over = pinning.oversubscribed(p.np);
-    if (world.is_root()) progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np, format_size(p.bytes)));
+    if (world.is_root())
+      progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
+                                format_size(p.bytes)));
     const auto stall0 = world.is_root() ? cpu_stall_total_us() : std::nullopt;
     const auto t0 = std::chrono::steady_clock::now();
     PointResult result;
@@ -135,8 +139,8 @@ int run_in_world(World& world, Config& config,
     if (world.max(error.empty() ? 0 : 1) != 0) {
       progress.done();
       for (auto& r : reporters) r->finish();
-      throw RuntimeError(error.empty() ? fmt::format("{} failed on another rank", point_name(result))
-                                       : error);
+      throw RuntimeError(
+          error.empty() ? fmt::format("{} failed on another rank", point_name(result)) : error);
     }
     if (world.is_root()) {
       const auto stall1 = cpu_stall_total_us();

@@ -32,17 +32,11 @@ class GbenchReporter final : public Reporter {
     const std::string name = point_name(p);
     const double moved = op_bytes_moved(p.args);
     auto entry = [&](const std::string& run_type, double t_us, bool with_rate = true) {
-      nlohmann::json e = {{"name", name},
-                          {"family_index", family_},
-                          {"per_family_instance_index", 0},
-                          {"run_name", name},
-                          {"run_type", run_type},
-                          {"repetitions", p.repetitions},
-                          {"threads", 1},
-                          {"iterations", p.iterations},
-                          {"real_time", t_us},
-                          {"cpu_time", t_us},
-                          {"time_unit", "us"}};
+      nlohmann::json e = {
+          {"name", name},     {"family_index", family_},    {"per_family_instance_index", 0},
+          {"run_name", name}, {"run_type", run_type},       {"repetitions", p.repetitions},
+          {"threads", 1},     {"iterations", p.iterations}, {"real_time", t_us},
+          {"cpu_time", t_us}, {"time_unit", "us"}};
       if (with_rate && moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
       return e;
     };

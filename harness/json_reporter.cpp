@@ -25,7 +25,8 @@ namespace {
 class JsonReporter final : public Reporter {
  public:
   JsonReporter(const std::string& path, nlohmann::json context) : path_(path) {
-    doc_ = {{"comops_format", 1}, {"context", std::move(context)},
+    doc_ = {{"comops_format", 1},
+            {"context", std::move(context)},
             {"results", nlohmann::json::array()}};
     write_file_atomically(path_, doc_.dump(2) + "\n");
   }

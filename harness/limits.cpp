@@ -53,7 +53,8 @@ void measure_cacheline(const Pinning& pinning, MachineLimits& out) {
       while (line.value.load(std::memory_order_acquire) != 2 * i + 2) cpu_relax();
     }
     const auto t1 = Clock::now();
-    if (rep > 0) samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds);
+    if (rep > 0)
+      samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds);
   }
   partner.join();
   pinning.unbind_self();
@@ -100,7 +101,8 @@ void measure_memcpy(const Pinning& pinning, const std::vector<std::size_t>& size
 
 nlohmann::json to_json(const MachineLimits& l) {
   nlohmann::json memcpy = nlohmann::json::array();
-  for (const auto& [bytes, bw] : l.memcpy_GBps) memcpy.push_back({{"bytes", bytes}, {"bw_GBps", bw}});
+  for (const auto& [bytes, bw] : l.memcpy_GBps)
+    memcpy.push_back({{"bytes", bytes}, {"bw_GBps", bw}});
   nlohmann::json j = {{"memcpy", memcpy}};
   if (l.cacheline_rtt_us) {
     j["cacheline_rtt_us"] = *l.cacheline_rtt_us;

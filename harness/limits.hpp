@@ -4,18 +4,17 @@
 
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/pinning.hpp"
 
 namespace comops {
 
 struct MachineLimits {
-  std::optional<double> cacheline_rtt_us;  ///< none on a single-core machine
-  int core_a = -1, core_b = -1;            ///< the CPUs the round trip ran between
+  std::optional<double> cacheline_rtt_us;     ///< none on a single-core machine
+  int core_a = -1, core_b = -1;               ///< the CPUs the round trip ran between
   std::map<std::size_t, double> memcpy_GBps;  ///< bytes -> GB/s (1e9 B/s)
 };
 

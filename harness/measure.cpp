@@ -64,8 +64,8 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   } catch (const std::bad_alloc&) {
     failed = true;
   }
-  agree(comm, failed, fmt::format("cannot allocate the buffers of {} at {} bytes", op_name(args.op),
-                                   args.bytes));
+  agree(comm, failed,
+        fmt::format("cannot allocate the buffers of {} at {} bytes", op_name(args.op), args.bytes));
 
   std::unique_ptr<OpInstance> inst = factory(comm, args, bufs);
   const bool timed = op_is_timed(args, rank);
@@ -170,8 +170,8 @@ PointResult measure_point(Backend& backend, const Args& args, const MeasureOptio
                           const Pinning& pinning) {
   const OpFactory factory = backend.op(args.op);
   if (!factory)
-    throw UsageError(fmt::format("backend {} does not implement {}", backend.label(),
-                                 op_name(args.op)));
+    throw UsageError(
+        fmt::format("backend {} does not implement {}", backend.label(), op_name(args.op)));
   if (opt.repetitions < 1) throw UsageError("--repetitions must be at least 1");
   PointResult out;
   out.backend = backend.label();

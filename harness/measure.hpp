@@ -13,10 +13,10 @@ namespace comops {
 
 /// How a point is measured. Zero / negative values mean "chosen by size" (see iterations_for).
 struct MeasureOptions {
-  int iterations = 0;       ///< timed back-to-back iterations per repetition; 0: by size
-  int warmup = -1;          ///< untimed iterations before the repetitions; -1: by iterations
-  int repetitions = 5;      ///< timed repetitions
-  std::uint64_t seed = 1;   ///< validation seed (a fresh one, never used for timing)
+  int iterations = 0;         ///< timed back-to-back iterations per repetition; 0: by size
+  int warmup = -1;            ///< untimed iterations before the repetitions; -1: by iterations
+  int repetitions = 5;        ///< timed repetitions
+  std::uint64_t seed = 1;     ///< validation seed (a fresh one, never used for timing)
   bool inject_fault = false;  ///< hidden: corrupt one received element before the check
 };
 
@@ -34,9 +34,9 @@ struct PointResult {
   int iterations = 0;
   int warmup = 0;
   int repetitions = 0;
-  double time_min_us = 0;  ///< per-iteration time: min over timed ranks, median over reps
-  double time_avg_us = 0;  ///< avg over timed ranks, median over reps
-  double time_max_us = 0;  ///< max over timed ranks, median over reps (the headline)
+  double time_min_us = 0;          ///< per-iteration time: min over timed ranks, median over reps
+  double time_avg_us = 0;          ///< avg over timed ranks, median over reps
+  double time_max_us = 0;          ///< max over timed ranks, median over reps (the headline)
   std::vector<double> rep_max_us;  ///< max over timed ranks of each repetition
   std::int64_t wrong = 0;          ///< wrong elements over all participants
   std::vector<int> cores;          ///< core of each participant (-1: unbound)

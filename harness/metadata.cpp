@@ -38,7 +38,9 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
   for (OpKind op : c.ops) ops.push_back(std::string(op_name(op)));
   nlohmann::json backend_facts = nlohmann::json::object();
   for (const auto& b : backends) backend_facts[b->label()] = b->context();
-  auto opt_int = [](int v, bool given) { return given ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  auto opt_int = [](int v, bool given) {
+    return given ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
   return {
       {"date", utc_now()},
       {"host", host_name()},

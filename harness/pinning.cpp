@@ -16,9 +16,12 @@ BindPolicy parse_bind_policy(const std::string& name) {
 
 std::string bind_policy_name(BindPolicy policy) {
   switch (policy) {
-    case BindPolicy::kCompact: return "compact";
-    case BindPolicy::kSpread: return "spread";
-    case BindPolicy::kNone: break;
+    case BindPolicy::kCompact:
+      return "compact";
+    case BindPolicy::kSpread:
+      return "spread";
+    case BindPolicy::kNone:
+      break;
   }
   return "none";
 }
@@ -63,8 +66,8 @@ int Pinning::pus() const { return hwloc_bitmap_weight(allowed_); }
 int Pinning::core_for(int index, int np) const {
   if (policy_ == BindPolicy::kNone) return -1;
   const int n = cores();
-  if (policy_ == BindPolicy::kSpread && np <= n) return static_cast<int>(
-      static_cast<long long>(index) * n / np);
+  if (policy_ == BindPolicy::kSpread && np <= n)
+    return static_cast<int>(static_cast<long long>(index) * n / np);
   return index % n;
 }
 
@@ -81,7 +84,8 @@ int Pinning::bind_self_to_core(int core) const {
   const int rc = hwloc_set_cpubind(topo_, set, HWLOC_CPUBIND_THREAD);
   const int first_cpu = hwloc_bitmap_first(set);
   hwloc_bitmap_free(set);
-  if (rc != 0) throw RuntimeError(fmt::format("hwloc could not bind a participant to core {}", core));
+  if (rc != 0)
+    throw RuntimeError(fmt::format("hwloc could not bind a participant to core {}", core));
   return first_cpu;
 }
 
@@ -99,15 +103,15 @@ nlohmann::json Pinning::summary() const {
   }
   char allowed[256];
   hwloc_bitmap_list_snprintf(allowed, sizeof allowed, allowed_);
-  return {{"packages", packages},
-          {"numa_nodes", numa},
-          {"cores", cores()},
-          {"pus", pus()},
-          {"cpu_model", model != nullptr ? model : "unknown"},
-          {"allowed_cpus", allowed},
-          {"summary", fmt::format("{} package(s), {} NUMA node(s), {} core(s), {} PU(s), {}",
-                                  packages, numa, cores(), pus(),
-                                  model != nullptr ? model : "unknown CPU")}};
+  return {
+      {"packages", packages},
+      {"numa_nodes", numa},
+      {"cores", cores()},
+      {"pus", pus()},
+      {"cpu_model", model != nullptr ? model : "unknown"},
+      {"allowed_cpus", allowed},
+      {"summary", fmt::format("{} package(s), {} NUMA node(s), {} core(s), {} PU(s), {}", packages,
+                              numa, cores(), pus(), model != nullptr ? model : "unknown CPU")}};
 }
 
 }  // namespace comops

@@ -3,10 +3,9 @@
 
 #include <hwloc.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace comops {
 

@@ -10,8 +10,7 @@
 namespace comops {
 
 Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscribed,
-             std::optional<double> stall_us, double wall_us, bool in_size_table,
-             bool in_np_table) {
+             std::optional<double> stall_us, double wall_us, bool in_size_table, bool in_np_table) {
   Row r;
   r.point = p;
   const double t = p.time_max_us;
@@ -48,7 +47,9 @@ nlohmann::json to_json(const Row& r) {
       {"repetitions", p.repetitions},
       {"time_us", {{"min", p.time_min_us}, {"avg", p.time_avg_us}, {"max", p.time_max_us}}},
       {"time_us_reps",
-       {{"median", median(p.rep_max_us)}, {"min", min_of(p.rep_max_us)}, {"max", max_of(p.rep_max_us)}}},
+       {{"median", median(p.rep_max_us)},
+        {"min", min_of(p.rep_max_us)},
+        {"max", max_of(p.rep_max_us)}}},
       {"rep_times_us", p.rep_max_us},
       {"bw_GBps", opt(r.bw_GBps)},
       {"memcpy_GBps", opt(r.memcpy_GBps)},

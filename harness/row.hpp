@@ -2,9 +2,8 @@
 // oversubscription, noise, table membership).
 #pragma once
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "harness/limits.hpp"
 #include "harness/measure.hpp"
@@ -26,8 +25,7 @@ struct Row {
 
 /// Derives a row. stall_us: PSI stall during the point (none without PSI); wall_us: its duration.
 Row make_row(const PointResult& point, const MachineLimits& limits, bool oversubscribed,
-             std::optional<double> stall_us, double wall_us, bool in_size_table,
-             bool in_np_table);
+             std::optional<double> stall_us, double wall_us, bool in_size_table, bool in_np_table);
 
 /// The row as one element of the JSON results array (see harness/results_format.md).
 nlohmann::json to_json(const Row& row);

@@ -27,11 +27,19 @@ std::size_t parse_size(const std::string& text) {
   unsigned shift = 0;
   if (i < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[i]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      case 'B': break;
-      default: throw bad("expected a number of bytes, optionally followed by K, M or G");
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      case 'B':
+        break;
+      default:
+        throw bad("expected a number of bytes, optionally followed by K, M or G");
     }
     if (shift != 0) ++i;
     if (i < text.size() && std::toupper(static_cast<unsigned char>(text[i])) == 'B') ++i;
@@ -71,8 +79,7 @@ void check_element_multiple(const std::vector<std::size_t>& sizes) {
   for (auto s : sizes)
     if (s % kElemBytes != 0)
       throw UsageError(fmt::format(
-          "size {} is not a multiple of {} bytes (every op moves 8-byte integers)", s,
-          kElemBytes));
+          "size {} is not a multiple of {} bytes (every op moves 8-byte integers)", s, kElemBytes));
 }
 
 }  // namespace comops

@@ -9,7 +9,8 @@
 
 namespace comops {
 
-std::vector<Point> build_sweep(const Config& c, const std::vector<std::unique_ptr<Backend>>& backends,
+std::vector<Point> build_sweep(const Config& c,
+                               const std::vector<std::unique_ptr<Backend>>& backends,
                                std::vector<std::string>* skipped) {
   std::vector<Point> points;
   for (std::size_t b = 0; b < backends.size(); ++b) {

@@ -66,18 +66,17 @@ class TableReporter final : public Reporter {
 
   std::string header(OpKind op, const char* first) const {
     std::string h = fmt::format("{:>8}  {:<12}{:>10}{:>10}{:>10}  {:<21}{:>10}", first, "backend",
-                                op == OpKind::kPingpong ? "RTT_us" : "time_us", "min_us",
-                                "avg_us", "reps [min .. max] us", "bw_GBps");
+                                op == OpKind::kPingpong ? "RTT_us" : "time_us", "min_us", "avg_us",
+                                "reps [min .. max] us", "bw_GBps");
     if (op == OpKind::kPingpong) h += fmt::format("{:>11}{:>10}", "latency_us", "rate_GBps");
     return h + "  flags\n";
   }
 
   std::string line(const std::string& key, const Row& r) const {
     const auto& p = r.point;
-    std::string s = fmt::format(
-        "{:>8}  {:<12}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}", key, p.backend,
-        p.time_max_us, p.time_min_us, p.time_avg_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
-        opt_num(r.bw_GBps));
+    std::string s = fmt::format("{:>8}  {:<12}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}",
+                                key, p.backend, p.time_max_us, p.time_min_us, p.time_avg_us,
+                                min_of(p.rep_max_us), max_of(p.rep_max_us), opt_num(r.bw_GBps));
     if (p.args.op == OpKind::kPingpong)
       s += fmt::format(" {}{}", opt_num(r.latency_us), opt_num(r.rate_GBps));
     return s + "  " + flags_of(r) + "\n";
@@ -96,8 +95,8 @@ class TableReporter final : public Reporter {
     for (const auto& r : rows_)
       if (r.in_size_table && r.point.args.op == op) by_size[r.point.args.bytes].push_back(&r);
     if (by_size.empty() || !op_takes_size(op)) return "";
-    std::string s = fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op),
-                                config_.size_np);
+    std::string s =
+        fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
     s += definition(op) + limits_line() + header(op, "bytes");
     for (const auto& [bytes, rows] : by_size) {
       for (const Row* r : rows) s += line(format_size(bytes), *r);
@@ -116,8 +115,8 @@ class TableReporter final : public Reporter {
     if (by_np.empty()) return "";
     const std::size_t bytes = op_takes_size(op) ? config_.np_bytes : 0;
     std::string s = op_takes_size(op)
-                        ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n", op_name(op),
-                                      bytes, format_size(bytes))
+                        ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n",
+                                      op_name(op), bytes, format_size(bytes))
                         : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
     s += definition(op) + limits_line() + header(op, "np");
     for (const auto& [np, rows] : by_np) {

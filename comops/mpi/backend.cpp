@@ -16,13 +16,19 @@ class MpiBackend final : public Backend {
 
   OpFactory op(OpKind kind) const override {
     switch (kind) {
-      case OpKind::kPingpong: return mpi::make_pingpong;
-      case OpKind::kBroadcast: return mpi::make_broadcast;
+      case OpKind::kPingpong:
+        return mpi::make_pingpong;
+      case OpKind::kBroadcast:
+        return mpi::make_broadcast;
       case OpKind::kReduceMax:
-      case OpKind::kReduceSum: return mpi::make_reduce;
-      case OpKind::kGather: return mpi::make_gather;
-      case OpKind::kScatter: return mpi::make_scatter;
-      case OpKind::kBarrier: return mpi::make_barrier;
+      case OpKind::kReduceSum:
+        return mpi::make_reduce;
+      case OpKind::kGather:
+        return mpi::make_gather;
+      case OpKind::kScatter:
+        return mpi::make_scatter;
+      case OpKind::kBarrier:
+        return mpi::make_barrier;
     }
     return {};
   }

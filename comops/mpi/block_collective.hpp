@@ -15,9 +15,10 @@ template <BlockCollectiveFn Fn>
 class BlockCollective final : public OpInstance {
  public:
   BlockCollective(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), root_(args.root), bytes_(mpi_count(args.bytes)),
-        bufs_(bufs) {}
-  void run() override { Fn(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, root_, comm_); }
+      : comm_(handle_of(comm)), root_(args.root), bytes_(mpi_count(args.bytes)), bufs_(bufs) {}
+  void run() override {
+    Fn(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, root_, comm_);
+  }
 
  private:
   MPI_Comm comm_;

@@ -10,7 +10,9 @@ namespace {
 class Broadcast final : public OpInstance {
  public:
   Broadcast(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), root_(args.root), bytes_(mpi_count(args.bytes)),
+      : comm_(handle_of(comm)),
+        root_(args.root),
+        bytes_(mpi_count(args.bytes)),
         data_(comm.rank() == args.root ? bufs.send : bufs.recv) {}
   void run() override { MPI_Bcast(data_, bytes_, MPI_BYTE, root_, comm_); }
 

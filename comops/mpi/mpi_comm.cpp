@@ -52,9 +52,12 @@ int mpi_count(std::size_t count) {
 
 MPI_Op to_mpi(Reduce op) {
   switch (op) {
-    case Reduce::kMin: return MPI_MIN;
-    case Reduce::kMax: return MPI_MAX;
-    case Reduce::kSum: break;
+    case Reduce::kMin:
+      return MPI_MIN;
+    case Reduce::kMax:
+      return MPI_MAX;
+    case Reduce::kSum:
+      break;
   }
   return MPI_SUM;
 }

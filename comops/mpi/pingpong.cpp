@@ -10,8 +10,7 @@ namespace {
 class Pingpong final : public OpInstance {
  public:
   Pingpong(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), rank_(comm.rank()), bytes_(mpi_count(args.bytes)),
-        bufs_(bufs) {}
+      : comm_(handle_of(comm)), rank_(comm.rank()), bytes_(mpi_count(args.bytes)), bufs_(bufs) {}
   void run() override {
     constexpr int kTag = 1;
     if (rank_ == 0) {

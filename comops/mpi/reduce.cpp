@@ -10,8 +10,11 @@ namespace {
 class ReduceOp final : public OpInstance {
  public:
   ReduceOp(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), root_(args.root), count_(mpi_count(args.count)),
-        op_(args.op == OpKind::kReduceSum ? MPI_SUM : MPI_MAX), bufs_(bufs) {}
+      : comm_(handle_of(comm)),
+        root_(args.root),
+        count_(mpi_count(args.count)),
+        op_(args.op == OpKind::kReduceSum ? MPI_SUM : MPI_MAX),
+        bufs_(bufs) {}
   void run() override {
     MPI_Reduce(bufs_.send, bufs_.recv, count_, MPI_INT64_T, op_, root_, comm_);
   }

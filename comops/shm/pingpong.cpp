@@ -18,7 +18,7 @@ constexpr std::size_t kAlignElems = 16;           // the split point falls on 12
 struct PingpongShared {
   explicit PingpongShared(std::size_t count, bool staged) : staging(staged ? count : 0) {}
   SeqFlag handshake;  // staged: 2s-1 when 0 -> 1 is staged, 2s when 1 -> 0 is
-  Line line[2];       // direct: thread r's message s is ready (inline payload when small)
+  Line line[2];       // direct: inline messages in line[0]; larger ones: thread r's progress
   std::vector<Peer> peers = std::vector<Peer>(2);
   SharedArray staging;
 };
@@ -69,21 +69,26 @@ class DirectPingpong final : public ShmOp {
     if (rank_ > 1) return;
     const std::uint64_t s = next();
     const std::size_t n = args_.count;
-    Line& mine = sh_->line[rank_];
-    Line& other = sh_->line[1 - rank_];
     if (n <= kInlineElems) {
-      // Thread 0 rewrites its line for s+1 only after thread 1 answered s, and vice versa.
+      // Both directions through one line, written in turn: seq 2s-1 when it holds thread 0's
+      // message s, 2s when thread 1's answer (one line changing hands is what the cache-line
+      // round trip measures; a line per writer costs about twice as much).
+      Line& line = sh_->line[0];
       if (rank_ == 0) {
-        copy_elems(mine.data, bufs_.send, n);
-        mine.seq.store(s, std::memory_order_release);
-        team_.wait_geq(other.seq, s);
-        copy_elems(bufs_.recv, other.data, n);
+        copy_elems(line.data, bufs_.send, n);
+        line.seq.store(2 * s - 1, std::memory_order_release);
+        team_.wait_geq(line.seq, 2 * s);
+        copy_elems(bufs_.recv, line.data, n);
       } else {
-        team_.wait_geq(other.seq, s);
-        copy_elems(bufs_.recv, other.data, n);
-        copy_elems(mine.data, bufs_.send, n);
-        mine.seq.store(s, std::memory_order_release);
+        team_.wait_geq(line.seq, 2 * s - 1);
+        copy_elems(bufs_.recv, line.data, n);
+        copy_elems(line.data, bufs_.send, n);
+        line.seq.store(2 * s, std::memory_order_release);
       }
+      return;
+    }
+    if (split_ == n) {
+      run_push(s);
       return;
     }
     // One copy per direction, shared by both sides: the sender pushes the head [0, split_) of
@@ -93,6 +98,8 @@ class DirectPingpong final : public ShmOp {
     //             b+3 pong tail pulled (done reading thread 1's send);
     //   thread 1: b+1 in run s, b+2 ping received whole (done reading thread 0's send; its own
     //             send published), b+3 pong head pushed.
+    Line& mine = sh_->line[rank_];
+    Line& other = sh_->line[1 - rank_];
     const std::uint64_t b = 4 * (s - 1);
     const Peer& peer = sh_->peers[static_cast<std::size_t>(1 - rank_)];
     const std::size_t tail = n - split_;
@@ -116,6 +123,27 @@ class DirectPingpong final : public ShmOp {
   }
 
  private:
+  // Each side copies its own (cache-hot) send buffer straight into the other's receive buffer
+  // once that one is posted. One line, written in turn: seq is 3s-2 when thread 1 is in run s
+  // (its receive buffer is free), 3s-1 when thread 0's message s is delivered, 3s when thread
+  // 1's answer is (thread 0 is in run s until it sees 3s, so its receive buffer is posted).
+  void run_push(std::uint64_t s) {
+    const std::size_t n = args_.count;
+    std::atomic<std::uint64_t>& seq = sh_->line[0].seq;
+    Elem* peer_recv = sh_->peers[static_cast<std::size_t>(1 - rank_)].recv;
+    if (rank_ == 0) {
+      team_.wait_geq(seq, 3 * s - 2);
+      copy_elems(peer_recv, bufs_.send, n);
+      seq.store(3 * s - 1, std::memory_order_release);
+      team_.wait_geq(seq, 3 * s);
+    } else {
+      seq.store(3 * s - 2, std::memory_order_release);
+      team_.wait_geq(seq, 3 * s - 1);
+      copy_elems(peer_recv, bufs_.send, n);
+      seq.store(3 * s, std::memory_order_release);
+    }
+  }
+
   std::shared_ptr<PingpongShared> sh_;
   std::size_t split_ = 0;  // elements the sender pushes; the receiver pulls the rest
 };

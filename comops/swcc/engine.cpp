@@ -572,9 +572,9 @@ bool Engine::quiescent() const {
 }
 
 std::string Engine::dump() const {
-  std::string s = fmt::format("rank {}: outstanding={} write_lock={:#x} held={} deferred={}\n",
-                              rank_, outstanding_, write_lock_, transport_.held(),
-                              deferred_.size());
+  std::string s =
+      fmt::format("rank {}: outstanding={} write_lock={:#x} held={} deferred={}\n", rank_,
+                  outstanding_, write_lock_, transport_.held(), deferred_.size());
   for (const auto& [k, r] : requests_)
     s += fmt::format("  request {}:{} sent={} accesses={} age={:.2f}s\n", k >> 48,
                      k & ((std::uint64_t{1} << 48) - 1), msg_name(r.sent), r.accesses.size(),

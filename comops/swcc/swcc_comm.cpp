@@ -1,6 +1,7 @@
 // SwccComm: MPI barrier and allreduce that keep serving DSM protocol messages while waiting.
 #include "comops/swcc/swcc_comm.hpp"
 
+#include <fmt/format.h>
 #include <sched.h>
 
 namespace comops::swcc {
@@ -18,18 +19,26 @@ MPI_Op to_mpi(Reduce op) {
 }
 }  // namespace
 
-SwccComm::SwccComm(MPI_Comm comm) : comm_(comm) {
+SwccComm::SwccComm(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 }
 
 void SwccComm::wait(MPI_Request& req) {
+  const double t0 = MPI_Wtime();
   for (int spins = 0;; ++spins) {
     int flag = 0;
     MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
     if (flag) return;
     if (engine_) engine_->poll();
     if (spins > 64) sched_yield();
+    if ((spins & 1023) == 1023 && MPI_Wtime() - t0 > timeout_s_)
+      // The request stays pending: the communicator is unusable afterwards, and the run is
+      // failing anyway.
+      throw RuntimeError(fmt::format(
+          "swcc rank {}: waited {:.0f} s in a barrier or allreduce of {} participants; another "
+          "participant probably failed",
+          rank_, timeout_s_, size_));
   }
 }
 

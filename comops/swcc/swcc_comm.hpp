@@ -9,10 +9,13 @@
 namespace comops::swcc {
 
 /// The participants of one point; barrier and allreduce are non-blocking MPI calls completed
-/// while polling the attached DSM engine (spin, then sched_yield). Owns nothing.
+/// while polling the attached DSM engine (spin, then sched_yield). A wait longer than
+/// `timeout_s` throws RuntimeError (a participant that threw never arrives: fail, not hang).
+/// Owns nothing.
 class SwccComm final : public Comm {
  public:
-  explicit SwccComm(MPI_Comm comm);
+  static constexpr double kDefaultTimeoutS = 120;
+  explicit SwccComm(MPI_Comm comm, double timeout_s = kDefaultTimeoutS);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void barrier() override;
@@ -27,6 +30,7 @@ class SwccComm final : public Comm {
   MPI_Comm comm_;
   int rank_ = 0, size_ = 0;
   Engine* engine_ = nullptr;
+  double timeout_s_;
 };
 
 /// The SwccComm behind a Comm given to an swcc op (throws RuntimeError otherwise).

@@ -22,8 +22,8 @@ Transport::~Transport() {
     MPI_Cancel(&r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
   }
-  if (!send_reqs_.empty())
-    MPI_Waitall(static_cast<int>(send_reqs_.size()), send_reqs_.data(), MPI_STATUSES_IGNORE);
+  if (!active_reqs_.empty())
+    MPI_Waitall(static_cast<int>(active_reqs_.size()), active_reqs_.data(), MPI_STATUSES_IGNORE);
   MPI_Comm_free(&comm_);
 }
 
@@ -44,28 +44,43 @@ void Transport::send(int dest, const MsgHeader& h, const void* payload) {
   int slot;
   if (send_free_.empty()) {
     slot = static_cast<int>(send_bufs_.size());
-    send_bufs_.emplace_back(max_bytes_);
-    send_reqs_.push_back(MPI_REQUEST_NULL);
+    send_bufs_.emplace_back();
   } else {
     slot = send_free_.back();
     send_free_.pop_back();
   }
-  std::uint8_t* buf = send_bufs_[slot].data();
-  std::memcpy(buf, &h, sizeof h);
-  if (h.len) std::memcpy(buf + sizeof h, payload, h.len);
   const int bytes = static_cast<int>(sizeof h + h.len);
-  MPI_Isend(buf, bytes, MPI_BYTE, dest, 0, comm_, &send_reqs_[slot]);
+  std::vector<std::uint8_t>& buf = send_bufs_[slot];
+  buf.resize(static_cast<std::size_t>(bytes));
+  std::memcpy(buf.data(), &h, sizeof h);
+  if (h.len) std::memcpy(buf.data() + sizeof h, payload, h.len);
+  active_slots_.push_back(slot);
+  active_reqs_.push_back(MPI_REQUEST_NULL);
+  MPI_Isend(buf.data(), bytes, MPI_BYTE, dest, 0, comm_, &active_reqs_.back());
   ++messages_sent_;
   bytes_sent_ += bytes;
 }
 
 void Transport::reap_sends() {
-  if (send_reqs_.size() == send_free_.size()) return;
+  if (active_reqs_.empty()) return;
   int count = 0;
-  std::vector<int> done(send_reqs_.size());
-  MPI_Testsome(static_cast<int>(send_reqs_.size()), send_reqs_.data(), &count, done.data(),
+  done_.resize(active_reqs_.size());
+  MPI_Testsome(static_cast<int>(active_reqs_.size()), active_reqs_.data(), &count, done_.data(),
                MPI_STATUSES_IGNORE);
-  for (int i = 0; i < count && count != MPI_UNDEFINED; ++i) send_free_.push_back(done[i]);
+  if (count == MPI_UNDEFINED || count == 0) return;
+  // Completed requests are MPI_REQUEST_NULL now: free their slots and compact the rest.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < active_reqs_.size(); ++i) {
+    if (active_reqs_[i] == MPI_REQUEST_NULL) {
+      send_free_.push_back(active_slots_[i]);
+      continue;
+    }
+    active_reqs_[kept] = active_reqs_[i];
+    active_slots_[kept] = active_slots_[i];
+    ++kept;
+  }
+  active_reqs_.resize(kept);
+  active_slots_.resize(kept);
 }
 
 bool Transport::arrived(Incoming& m) {

@@ -88,9 +88,14 @@ class Transport {
   std::size_t max_bytes_;
   std::vector<std::vector<std::uint8_t>> recv_bufs_;
   std::vector<MPI_Request> recv_reqs_;
+  // Send slots: a buffer each (sized to its message), reused once its MPI_Isend completed. Only
+  // the sends in flight are tested, so a burst of requests (a bulk get) does not make every later
+  // poll pay for the burst's high-water mark.
   std::vector<std::vector<std::uint8_t>> send_bufs_;
-  std::vector<MPI_Request> send_reqs_;
   std::vector<int> send_free_;
+  std::vector<int> active_slots_;         ///< slots whose send is in flight
+  std::vector<MPI_Request> active_reqs_;  ///< their requests, same order
+  std::vector<int> done_;                 ///< Testsome output, kept to avoid reallocating
   std::deque<Incoming> self_;
   FaultConfig fault_;
   std::mt19937_64 rng_;

@@ -32,7 +32,8 @@ std::string slurp(const fs::path& p) {
 
 fs::path scratch() {
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::temp_directory_path() / fmt::format("comops-cli-{}-{}", ::getpid(), info->name());
+  fs::path dir =
+      fs::temp_directory_path() / fmt::format("comops-cli-{}-{}", ::getpid(), info->name());
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -88,12 +89,14 @@ TEST(Cli, VersionExitsZero) {
 
 TEST(Cli, ShortSweepWritesEveryOutput) {
   const fs::path dir = scratch();
-  const Outcome o = comops(fmt::format("{} --op=pingpong,broadcast,barrier --sizes=8,1K "
-                                       "--np-bytes=1K --output-dir {}",
-                                       kQuick, dir.string()));
+  const Outcome o =
+      comops(fmt::format("{} --op=pingpong,broadcast,barrier --sizes=8,1K "
+                         "--np-bytes=1K --output-dir {}",
+                         kQuick, dir.string()));
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("== pingpong: bandwidth versus size, np=2 =="), std::string::npos);
-  EXPECT_NE(o.out.find("== broadcast: time versus nprocs at 1024 bytes (1K) =="), std::string::npos);
+  EXPECT_NE(o.out.find("== broadcast: time versus nprocs at 1024 bytes (1K) =="),
+            std::string::npos);
   EXPECT_NE(o.out.find("== barrier: time versus nprocs =="), std::string::npos);
   EXPECT_EQ(slurp(dir / "table.txt"), o.out);
 
@@ -131,9 +134,9 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
 
 TEST(Cli, RunsUnderMpiexecWithTheRanksGiven) {
   const fs::path dir = scratch();
-  const Outcome o = comops(fmt::format("{} --op=reduce --sizes=64 --np-bytes=64 --json {}/r.json",
-                                       kQuick, dir.string()),
-                           fmt::format("{} -n 2", COMOPS_MPIEXEC));
+  const Outcome o = comops(
+      fmt::format("{} --op=reduce --sizes=64 --np-bytes=64 --json {}/r.json", kQuick, dir.string()),
+      fmt::format("{} -n 2", COMOPS_MPIEXEC));
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
   ASSERT_EQ(doc["results"].size(), 1u);
@@ -152,9 +155,10 @@ TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
 
 TEST(Cli, InjectedFaultExitsOneAndKeepsTheRows) {
   const fs::path dir = scratch();
-  const Outcome o = comops(fmt::format("{} --op=scatter --sizes=64 --np-bytes=64 --inject-fault "
-                                       "--json {}/r.json",
-                                       kQuick, dir.string()));
+  const Outcome o =
+      comops(fmt::format("{} --op=scatter --sizes=64 --np-bytes=64 --inject-fault "
+                         "--json {}/r.json",
+                         kQuick, dir.string()));
   EXPECT_EQ(o.code, 1);
   EXPECT_NE(o.err.find("comops: error: 1 wrong element(s) in the results"), std::string::npos)
       << o.err;
@@ -167,9 +171,10 @@ TEST(Cli, InjectedFaultExitsOneAndKeepsTheRows) {
 TEST(Cli, OversubscribedRunFinishesAndIsFlagged) {
   if (std::thread::hardware_concurrency() >= 4) GTEST_SKIP() << "needs fewer than 4 cores";
   const fs::path dir = scratch();
-  const Outcome o = comops(fmt::format("--backend=mpi --np=4 -n 3 -w 1 -r 2 --no-limits "
-                                       "--op=broadcast,barrier --sizes=64 --np-bytes=64 --json {}/r.json",
-                                       dir.string()));
+  const Outcome o =
+      comops(fmt::format("--backend=mpi --np=4 -n 3 -w 1 -r 2 --no-limits "
+                         "--op=broadcast,barrier --sizes=64 --np-bytes=64 --json {}/r.json",
+                         dir.string()));
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
   EXPECT_EQ(doc["context"]["oversubscribed"], true);
@@ -201,7 +206,8 @@ TEST(Cli, MissingLauncherIsARuntimeError) {
   const Outcome o = comops(fmt::format("{} --mpiexec=/nonexistent/mpiexec", kQuick));
   EXPECT_EQ(o.code, 3);
   EXPECT_EQ(lines(o.err), 1) << o.err;
-  EXPECT_NE(o.err.find("MPI launcher '/nonexistent/mpiexec' not found"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("MPI launcher '/nonexistent/mpiexec' not found"), std::string::npos)
+      << o.err;
 }
 
 TEST(Cli, SizeThatCannotBeAllocatedIsARuntimeError) {

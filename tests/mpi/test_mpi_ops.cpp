@@ -54,9 +54,9 @@ TEST_P(MpiOps, EveryNpAndSizeIsExact) {
   auto backend = mpi_backend();
   Pinning pinning(BindPolicy::kCompact);
   for (int np = op_min_np(GetParam()); np <= world_size(); ++np) {
-    const std::vector<std::size_t> sizes = op_has_data(GetParam())
-                                               ? std::vector<std::size_t>{8, 24, 1024, 65544, 819200}
-                                               : std::vector<std::size_t>{0};
+    const std::vector<std::size_t> sizes =
+        op_has_data(GetParam()) ? std::vector<std::size_t>{8, 24, 1024, 65544, 819200}
+                                : std::vector<std::size_t>{0};
     for (std::size_t b : sizes) {
       const PointResult r = measure_point(*backend, point(GetParam(), np, b), quick(), pinning);
       if (world_rank() != 0) continue;
@@ -93,8 +93,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, MpiOps, testing::ValuesIn(all_ops()),
 TEST(MpiBackend, RanksOutsideThePointReturnAtOnce) {
   auto backend = mpi_backend();
   Pinning pinning(BindPolicy::kNone);
-  const PointResult r =
-      measure_point(*backend, point(OpKind::kPingpong, 2, 64), quick(), pinning);
+  const PointResult r = measure_point(*backend, point(OpKind::kPingpong, 2, 64), quick(), pinning);
   if (world_rank() == 0) {
     EXPECT_EQ(r.wrong, 0);
     EXPECT_EQ(r.cores, (std::vector<int>{-1, -1}));
@@ -108,9 +107,10 @@ TEST(MpiBackend, FailedAllocationIsAgreedByEveryRank) {
   auto backend = mpi_backend();
   Pinning pinning(BindPolicy::kNone);
   // 2^50 bytes per buffer: no machine here can allocate it, so every participant throws.
-  EXPECT_THROW(measure_point(*backend, point(OpKind::kBroadcast, world_size(), std::size_t{1} << 50),
-                             quick(), pinning),
-               RuntimeError);
+  EXPECT_THROW(
+      measure_point(*backend, point(OpKind::kBroadcast, world_size(), std::size_t{1} << 50),
+                    quick(), pinning),
+      RuntimeError);
 }
 
 TEST(MpiBackend, MaxParticipantsIsTheWorld) {

@@ -23,8 +23,10 @@ namespace {
 bool g_faults = false;
 std::uint64_t g_seed = 1;
 std::size_t g_block = 64;
-int g_rounds = 12;
-int g_ops = 150;  // random operations per rank and round
+// Defaults: 20 x 1000 random operations per rank (plus the locked increments and the final
+// reads of each round), about 2 s at np 4 on 2 cores.
+int g_rounds = 20;
+int g_ops = 1000;  // random operations per rank and round
 
 constexpr int kHomes = 2;         // hot words live on ranks 0 and 1 (rank 0 only with np 1)
 constexpr int kWordsPerHome = 8;  // 64 bytes per home: 1 block of 64, 8 blocks of 8
@@ -139,7 +141,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
   c.fault.seed = g_seed;
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  std::int64_t nacks = 0, retries = 0;
+  std::int64_t nacks = 0, retries = 0, ops = 0;
   try {
     with_dsm(MPI_COMM_WORLD, c, [&](auto& d) {
       using D = std::remove_reference_t<decltype(d)>;
@@ -235,6 +237,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
         }
         d.barrier();
       }
+      ops = static_cast<std::int64_t>(g_rounds) * (g_ops + words) + increments;
       std::int64_t total = increments;
       MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
       EXPECT_EQ(d.read(counter.on(0)), total) << "lost increments under the lock";
@@ -250,8 +253,8 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
   MPI_Allreduce(MPI_IN_PLACE, &nacks, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &retries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   RecordProperty("nacks", std::to_string(nacks));
-  std::printf("swcc stress: nacks=%lld retries=%lld\n", static_cast<long long>(nacks),
-              static_cast<long long>(retries));
+  std::printf("swcc stress: ops/rank=%lld nacks=%lld retries=%lld\n", static_cast<long long>(ops),
+              static_cast<long long>(nacks), static_cast<long long>(retries));
   if (g_faults) {
     EXPECT_GT(nacks, 0) << "fault injection produced no NACK";
     EXPECT_GT(retries, 0) << "fault injection produced no retry";
@@ -262,7 +265,8 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
 }  // namespace comops::swcc
 
 // Options read from the command line (after gtest's own): --faults, --seed=N, --block=B,
-// --rounds=N, --ops=N (random operations per rank and round). Parsed from /proc/self/cmdline because the shared MPI gtest main owns argv.
+// --rounds=N, --ops=N (random operations per rank and round). Parsed from /proc/self/cmdline
+// because the shared MPI gtest main owns argv.
 namespace {
 struct StressArgs {
   StressArgs() {

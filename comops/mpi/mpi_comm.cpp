@@ -28,6 +28,9 @@ MPI_Comm handle_of(Comm& comm) {
 }
 
 SubComms::~SubComms() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
   for (auto& [np, comm] : comms_)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
 }

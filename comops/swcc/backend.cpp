@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "comops/mpi/mpi_comm.hpp"
 #include "comops/swcc/dsm_op.hpp"
 #include "comops/swcc/swcc_comm.hpp"
 
@@ -20,14 +21,6 @@ using swcc::OpConfig;
 class SwccBackend final : public Backend {
  public:
   explicit SwccBackend(OpConfig cfg) : cfg_(cfg) {}
-  ~SwccBackend() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    for (auto& [np, c] : comms_)
-      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-  }
-
   std::string label() const override {
     return cfg_.uncached ? "swcc-sc" : fmt::format("swcc-{}", cfg_.block_bytes);
   }
@@ -71,17 +64,10 @@ class SwccBackend final : public Backend {
   }
 
   void spmd(int np, const std::function<void(Comm&)>& body) override {
-    auto it = comms_.find(np);
-    if (it == comms_.end()) {  // collective over every world rank, in the same order
-      int rank = 0;
-      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-      MPI_Comm c = MPI_COMM_NULL;
-      MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &c);
-      it = comms_.emplace(np, c).first;
-    }
-    if (it->second == MPI_COMM_NULL) return;
-    swcc::SwccComm comm(it->second);
-    body(comm);
+    MPI_Comm comm = comms_.get(np);
+    if (comm == MPI_COMM_NULL) return;
+    swcc::SwccComm participants(comm);
+    body(participants);
   }
 
   nlohmann::json context() const override {
@@ -94,7 +80,7 @@ class SwccBackend final : public Backend {
 
  private:
   OpConfig cfg_;
-  std::map<int, MPI_Comm> comms_;
+  mpi::SubComms comms_;
 };
 
 class SwccFamily final : public BackendFamily {

@@ -6,28 +6,19 @@ namespace comops::swcc {
 namespace {
 
 template <std::size_t B>
-class Broadcast final : public DsmOpBase {
+class Broadcast final : public SharedArrayOp<B> {
+  using Base = SharedArrayOp<B>;
+  using Base::bufs_, Base::buf_, Base::count_, Base::d_, Base::root_;
+
  public:
   Broadcast(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
-      : DsmOpBase(comm, cfg, segment_for(args.bytes, 1)),
-        d_(*engine_),
-        bufs_(bufs),
-        count_(args.count),
-        root_(args.root),
-        buf_(d_.template alloc<Elem>(args.count)) {}
+      : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count) {}
 
   void run() override {
     if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, count_);
     d_.barrier();  // syncs the put first
     if (d_.rank() != root_) d_.read_bulk(bufs_.recv, buf_.on(root_), count_);
   }
-
- private:
-  Dsm<B> d_;
-  Buffers& bufs_;
-  std::size_t count_;
-  int root_;
-  SpreadArray<Elem> buf_;
 };
 
 }  // namespace

@@ -28,6 +28,28 @@ class DsmOpBase : public OpInstance {
   std::unique_ptr<Engine> engine_;
 };
 
+/// The shape of broadcast, reduce, gather and scatter: the DSM view at block size B, this
+/// participant's buffers, elements per block, the root, and one spread global array of
+/// `global_count` elements.
+template <std::size_t B>
+class SharedArrayOp : public DsmOpBase {
+ protected:
+  SharedArrayOp(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs,
+                std::size_t segment_bytes, std::size_t global_count)
+      : DsmOpBase(comm, cfg, segment_bytes),
+        d_(*engine_),
+        bufs_(bufs),
+        count_(args.count),
+        root_(args.root),
+        buf_(d_.template alloc<Elem>(global_count)) {}
+
+  Dsm<B> d_;
+  Buffers& bufs_;
+  std::size_t count_;  ///< elements per block
+  int root_;
+  SpreadArray<Elem> buf_;
+};
+
 /// Instantiates Op<B> for the configured block size: the one run-time dispatch.
 template <template <std::size_t> class Op, class... A>
 std::unique_ptr<OpInstance> make_dsm_op(const OpConfig& cfg, A&&... a) {

@@ -9,20 +9,18 @@ namespace comops::swcc {
 namespace {
 
 template <std::size_t B>
-class Reduce final : public DsmOpBase {
+class Reduce final : public SharedArrayOp<B> {
+  using Base = SharedArrayOp<B>;
+  using Base::bufs_, Base::buf_, Base::count_, Base::d_, Base::root_;
+
  public:
   Reduce(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
-      : DsmOpBase(comm, cfg, segment_for(args.bytes, 1)),
-        d_(*engine_),
-        bufs_(bufs),
-        count_(args.count),
-        root_(args.root),
+      : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count),
         max_(args.op == OpKind::kReduceMax),
-        acc_(d_.template alloc<Elem>(args.count)),
         tmp_(args.count) {}
 
   void run() override {
-    const auto acc = acc_.on(root_);
+    const auto acc = buf_.on(root_);
     if (d_.rank() == root_) d_.put(acc, bufs_.send, count_);
     d_.barrier();
     if (d_.rank() != root_) {
@@ -38,12 +36,7 @@ class Reduce final : public DsmOpBase {
   }
 
  private:
-  Dsm<B> d_;
-  Buffers& bufs_;
-  std::size_t count_;
-  int root_;
   bool max_;
-  SpreadArray<Elem> acc_;
   std::vector<Elem> tmp_;
 };
 

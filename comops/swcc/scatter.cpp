@@ -6,15 +6,14 @@ namespace comops::swcc {
 namespace {
 
 template <std::size_t B>
-class Scatter final : public DsmOpBase {
+class Scatter final : public SharedArrayOp<B> {
+  using Base = SharedArrayOp<B>;
+  using Base::bufs_, Base::buf_, Base::count_, Base::d_, Base::root_;
+
  public:
   Scatter(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
-      : DsmOpBase(comm, cfg, segment_for(args.bytes, args.np)),
-        d_(*engine_),
-        bufs_(bufs),
-        count_(args.count),
-        root_(args.root),
-        buf_(d_.template alloc<Elem>(args.count * static_cast<std::size_t>(args.np))) {}
+      : Base(cfg, comm, args, bufs, segment_for(args.bytes, args.np),
+             args.count * static_cast<std::size_t>(args.np)) {}
 
   void run() override {
     if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, buf_.count);
@@ -22,13 +21,6 @@ class Scatter final : public DsmOpBase {
     const auto mine = buf_.on(root_) + static_cast<std::ptrdiff_t>(d_.rank() * count_);
     d_.read_bulk(bufs_.recv, mine, count_);
   }
-
- private:
-  Dsm<B> d_;
-  Buffers& bufs_;
-  std::size_t count_;
-  int root_;
-  SpreadArray<Elem> buf_;
 };
 
 }  // namespace

@@ -4,20 +4,9 @@
 #include <fmt/format.h>
 #include <sched.h>
 
+#include "comops/mpi/mpi_comm.hpp"
+
 namespace comops::swcc {
-namespace {
-MPI_Op to_mpi(Reduce op) {
-  switch (op) {
-    case Reduce::kMin:
-      return MPI_MIN;
-    case Reduce::kMax:
-      return MPI_MAX;
-    case Reduce::kSum:
-      return MPI_SUM;
-  }
-  return MPI_SUM;
-}
-}  // namespace
 
 SwccComm::SwccComm(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s) {
   MPI_Comm_rank(comm_, &rank_);
@@ -50,13 +39,13 @@ void SwccComm::barrier() {
 
 void SwccComm::allreduce(double* values, int n, Reduce op) {
   MPI_Request req;
-  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, to_mpi(op), comm_, &req);
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, mpi::to_mpi(op), comm_, &req);
   wait(req);
 }
 
 void SwccComm::allreduce(std::int64_t* values, int n, Reduce op) {
   MPI_Request req;
-  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, to_mpi(op), comm_, &req);
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, mpi::to_mpi(op), comm_, &req);
   wait(req);
 }
 

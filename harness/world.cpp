@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -22,11 +23,16 @@ void World::quiet_barrier() const {
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   int done = 0;
+  auto nap = std::chrono::microseconds(20);
   for (int spins = 0;; ++spins) {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     if (done) break;
-    // A few quick polls first (points end within microseconds of each other), then sleep.
-    if (spins > 100) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    // A few quick polls first (points end within microseconds of each other), then sleeps
+    // growing to 2 ms, so a parked rank wakes rarely while other backends measure.
+    if (spins > 100) {
+      std::this_thread::sleep_for(nap);
+      nap = std::min(nap * 2, std::chrono::microseconds(2000));
+    }
   }
 }
 

@@ -10,9 +10,6 @@
 namespace comops::shm {
 namespace {
 
-constexpr std::size_t kSplitMinBytes = 16 << 10;  // from here on the root copies a share too
-constexpr std::size_t kAlignElems = 16;           // shares start on 128-byte boundaries
-
 struct BroadcastShared {
   BroadcastShared(int np, std::size_t staging_count)
       : lines(static_cast<std::size_t>(np)),
@@ -50,8 +47,7 @@ class DirectBroadcast final : public ShmOp {
     // aligned) while the receivers pull the rest, so every thread copies about as much.
     const std::size_t n = args.count;
     if (np_ > 1 && args.bytes >= kSplitMinBytes)
-      head_ = std::min(
-          n, (n / static_cast<std::size_t>(np_) + kAlignElems - 1) / kAlignElems * kAlignElems);
+      head_ = split_point(n, n / static_cast<std::size_t>(np_));
   }
 
   void run() override {

@@ -12,9 +12,6 @@
 namespace comops::shm {
 namespace {
 
-constexpr std::size_t kSplitMinBytes = 16 << 10;  // from here on both sides copy
-constexpr std::size_t kAlignElems = 16;           // the split point falls on 128 bytes
-
 struct PingpongShared {
   explicit PingpongShared(std::size_t count, bool staged) : staging(staged ? count : 0) {}
   SeqFlag handshake;  // staged: 2s-1 when 0 -> 1 is staged, 2s when 1 -> 0 is
@@ -59,10 +56,7 @@ class DirectPingpong final : public ShmOp {
     team_.barrier(rank_);
     // Large messages: the sender pushes the first half (128-byte aligned), the receiver pulls
     // the rest at the same time; small ones: the sender pushes all from its cache-hot buffer.
-    split_ =
-        args.bytes < kSplitMinBytes
-            ? args.count
-            : std::min(args.count, (args.count / 2 + kAlignElems - 1) / kAlignElems * kAlignElems);
+    split_ = args.bytes < kSplitMinBytes ? args.count : split_point(args.count, args.count / 2);
   }
 
   void run() override {

@@ -2,6 +2,7 @@
 // published buffers of the team, the op base class and the per-op factories.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,17 @@ std::string_view scheme_name(Scheme scheme);  ///< "staged" or "direct"
 
 /// Elements that travel inside a flag's cache line (one line fetch carries flag and data).
 inline constexpr std::size_t kInlineElems = 7;
+
+/// From this size on, direct ping-pong and broadcast share each copy between the participants
+/// (every byte is still copied once, from the sender's buffer into the receiver's).
+inline constexpr std::size_t kSplitMinBytes = 16 << 10;
+
+/// The first `share` of n elements, rounded up to a 128-byte boundary and capped at n: where a
+/// shared copy splits between the threads.
+inline std::size_t split_point(std::size_t n, std::size_t share) {
+  constexpr std::size_t kAlignElems = 16;
+  return std::min(n, (share + kAlignElems - 1) / kAlignElems * kAlignElems);
+}
 
 /// A sequence flag with a small payload in the same cache line; written by one thread.
 struct alignas(kLineBytes) Line {

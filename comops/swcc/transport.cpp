@@ -41,6 +41,7 @@ void Transport::send(int dest, const MsgHeader& h, const void* payload) {
     self_.push_back(std::move(m));
     return;
   }
+  wait_for_send_slot();
   int slot;
   if (send_free_.empty()) {
     slot = static_cast<int>(send_bufs_.size());
@@ -83,17 +84,34 @@ void Transport::reap_sends() {
   active_slots_.resize(kept);
 }
 
-bool Transport::arrived(Incoming& m) {
-  // The network first, so a home answering itself (NACK, retry) cannot starve other ranks.
+void Transport::wait_for_send_slot() {
+  while (active_reqs_.size() >= kMaxInFlight) {
+    reap_sends();
+    Incoming m;
+    while (from_network(m)) stash_.push_back(std::move(m));
+  }
+}
+
+bool Transport::from_network(Incoming& m) {
   int idx = MPI_UNDEFINED, flag = 0;
   MPI_Testany(kRecvs, recv_reqs_.data(), &idx, &flag, MPI_STATUS_IGNORE);
-  if (flag && idx != MPI_UNDEFINED) {
-    const std::uint8_t* buf = recv_bufs_[idx].data();
-    std::memcpy(&m.header, buf, sizeof(MsgHeader));
-    m.payload.assign(buf + sizeof(MsgHeader), buf + sizeof(MsgHeader) + m.header.len);
-    post(idx);
+  if (!flag || idx == MPI_UNDEFINED) return false;
+  const std::uint8_t* buf = recv_bufs_[idx].data();
+  std::memcpy(&m.header, buf, sizeof(MsgHeader));
+  m.payload.assign(buf + sizeof(MsgHeader), buf + sizeof(MsgHeader) + m.header.len);
+  post(idx);
+  return true;
+}
+
+bool Transport::arrived(Incoming& m) {
+  // The network first (what send() stashed, then new arrivals), so a home answering itself
+  // (NACK, retry) cannot starve other ranks.
+  if (!stash_.empty()) {
+    m = std::move(stash_.front());
+    stash_.pop_front();
     return true;
   }
+  if (from_network(m)) return true;
   if (self_.empty()) return false;
   m = std::move(self_.front());
   self_.pop_front();

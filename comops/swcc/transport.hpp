@@ -78,8 +78,15 @@ class Transport {
   };
   static constexpr int kRecvs = 16;
   static constexpr int kMaxPerPoll = 64;
+  /// Sends in flight at most. Past it send() waits for its own sends to complete, and meanwhile
+  /// keeps receiving into `stash_` (delivered later, in order) so that the peers' sends complete
+  /// too: MPI's request pool is finite (a bulk transfer of 8-byte blocks would exhaust it), and
+  /// no handler ever runs inside send().
+  static constexpr std::size_t kMaxInFlight = 1024;
   bool next(Incoming& m);
   bool arrived(Incoming& m);
+  bool from_network(Incoming& m);
+  void wait_for_send_slot();
   void reap_sends();
   void post(int i);
 
@@ -97,6 +104,7 @@ class Transport {
   std::vector<MPI_Request> active_reqs_;  ///< their requests, same order
   std::vector<int> done_;                 ///< Testsome output, kept to avoid reallocating
   std::deque<Incoming> self_;
+  std::deque<Incoming> stash_;  ///< network messages received while send() waited
   FaultConfig fault_;
   std::mt19937_64 rng_;
   std::vector<Incoming> held_;

@@ -43,7 +43,11 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
   for (auto& be : backends({"--block-size=8,64,4096", "--uncached"})) {
     for (OpKind op : all_ops()) {
       for (int np = op_min_np(op); np <= world; ++np) {
-        for (std::size_t bytes : {std::size_t{8}, std::size_t{1000 * 8}}) {
+        // 65536 B in 8-byte blocks puts 8192 messages in flight, past the transport's cap of
+        // 1024; at np = 2 only, since oversubscribed runs of it take minutes.
+        std::vector<std::size_t> sizes{8, 1000 * 8};
+        if (np == 2) sizes.push_back(65536);
+        for (std::size_t bytes : sizes) {
           Args a;
           a.op = op;
           a.np = np;

@@ -60,8 +60,16 @@ std::string World::library_version() {
   char buf[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   MPI_Get_library_version(buf, &len);
-  std::string s(buf, static_cast<std::size_t>(len));
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\0')) s.pop_back();
+  // MPICH's string spans lines and tabs: one line, single spaces.
+  std::string s;
+  for (int i = 0; i < len && buf[i] != '\0'; ++i) {
+    const bool space = buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r';
+    if (!space)
+      s += buf[i];
+    else if (!s.empty() && s.back() != ' ')
+      s += ' ';
+  }
+  while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
 }
 

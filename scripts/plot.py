@@ -69,7 +69,7 @@ class Plotter:
         ctx = self.results.context
         parts = [f"host {ctx.get('host', '?')}", str(ctx.get("date", "?"))[:10],
                  f"comops {ctx.get('comops_version', '?')} ({ctx.get('git_sha', '?')})",
-                 str(ctx.get("mpi_library", "")).split(",")[0][:40], extra]
+                 " ".join(str(ctx.get("mpi_library", "")).split())[:40], extra]
         fig.text(0.01, 0.01, " | ".join(p for p in parts if p), fontsize=7, color="0.35")
 
     def size_axis(self, ax, sizes):

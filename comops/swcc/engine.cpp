@@ -530,6 +530,10 @@ void Engine::wait_until(const std::function<bool()>& pred) {
 void Engine::check_watchdog(double now, double waited) {
   const double limit = config_.watchdog_s;
   bool late = waited > 2 * limit;
+  // Scanning every outstanding request is O(requests): at most once a second, or a bulk
+  // transfer of many small blocks would pay for it quadratically.
+  if (!late && now < next_watchdog_scan_) return;
+  next_watchdog_scan_ = now + 1.0;
   for (const auto& [k, r] : requests_) late = late || now - r.start > limit;
   for (const auto& [k, s] : stores_) late = late || now - s.start > limit;
   if (late)

@@ -161,6 +161,7 @@ class Engine {
             std::uint32_t len = 0, std::uint64_t tag = 0, std::uint32_t offset = 0,
             MsgType nacked = MsgType::kReadReq);
   void check_watchdog(double now, double waited);
+  double next_watchdog_scan_ = 0;  ///< MPI_Wtime of the next scan of outstanding requests
   void sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
                   int* done);
 

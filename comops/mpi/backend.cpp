@@ -3,16 +3,15 @@
 
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi/process_backend.hpp"
 
 namespace comops {
 namespace {
 
-class MpiBackend final : public Backend {
+class MpiBackend final : public mpi::ProcessBackend<mpi::MpiComm> {
  public:
   std::string label() const override { return "mpi"; }
-  Participants participants() const override { return Participants::kProcesses; }
 
   OpFactory op(OpKind kind) const override {
     switch (kind) {
@@ -33,28 +32,12 @@ class MpiBackend final : public Backend {
     return {};
   }
 
-  int max_participants() const override {
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    return size;
-  }
-
-  void spmd(int np, const std::function<void(Comm&)>& body) override {
-    MPI_Comm comm = comms_.get(np);
-    if (comm == MPI_COMM_NULL) return;
-    mpi::MpiComm participants(comm);
-    body(participants);
-  }
-
   nlohmann::json context() const override {
     int major = 0, minor = 0;
     MPI_Get_version(&major, &minor);
     return {{"mpi_standard", std::to_string(major) + "." + std::to_string(minor)},
             {"datatypes", "MPI_BYTE for data movement, MPI_INT64_T for reductions"}};
   }
-
- private:
-  mpi::SubComms comms_;
 };
 
 class MpiFamily final : public BackendFamily {

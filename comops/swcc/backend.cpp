@@ -6,10 +6,9 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
-#include <map>
 #include <string>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi/process_backend.hpp"
 #include "comops/swcc/dsm_op.hpp"
 #include "comops/swcc/swcc_comm.hpp"
 
@@ -18,13 +17,12 @@ namespace {
 
 using swcc::OpConfig;
 
-class SwccBackend final : public Backend {
+class SwccBackend final : public mpi::ProcessBackend<swcc::SwccComm> {
  public:
   explicit SwccBackend(OpConfig cfg) : cfg_(cfg) {}
   std::string label() const override {
     return cfg_.uncached ? "swcc-sc" : fmt::format("swcc-{}", cfg_.block_bytes);
   }
-  Participants participants() const override { return Participants::kProcesses; }
 
   OpFactory op(OpKind kind) const override {
     using Make = std::unique_ptr<OpInstance> (*)(const OpConfig&, Comm&, const Args&, Buffers&);
@@ -57,19 +55,6 @@ class SwccBackend final : public Backend {
     };
   }
 
-  int max_participants() const override {
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    return size;
-  }
-
-  void spmd(int np, const std::function<void(Comm&)>& body) override {
-    MPI_Comm comm = comms_.get(np);
-    if (comm == MPI_COMM_NULL) return;
-    swcc::SwccComm participants(comm);
-    body(participants);
-  }
-
   nlohmann::json context() const override {
     return {{"dsm", "SWCC-Split-C style software cache coherence over MPI point-to-point"},
             {"mode", cfg_.uncached ? "sc (uncached: every remote access goes to the home)"
@@ -80,7 +65,6 @@ class SwccBackend final : public Backend {
 
  private:
   OpConfig cfg_;
-  mpi::SubComms comms_;
 };
 
 class SwccFamily final : public BackendFamily {

@@ -1,0 +1,36 @@
+// The part every backend whose participants are the first np MPI world ranks shares (mpi, swcc):
+// the sub-communicator cache, the participant limit and spmd, with the participant Comm as a
+// parameter.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+
+#include "comops/mpi/mpi_comm.hpp"
+
+namespace comops::mpi {
+
+template <class ParticipantComm>
+class ProcessBackend : public Backend {
+ public:
+  Participants participants() const override { return Participants::kProcesses; }
+
+  int max_participants() const override {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+  }
+
+  void spmd(int np, const std::function<void(Comm&)>& body) override {
+    MPI_Comm comm = comms_.get(np);
+    if (comm == MPI_COMM_NULL) return;
+    ParticipantComm participants(comm);
+    body(participants);
+  }
+
+ private:
+  SubComms comms_;
+};
+
+}  // namespace comops::mpi

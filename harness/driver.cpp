@@ -67,18 +67,25 @@ MeasureOptions options_for(const Config& c, const Point& p, bool oversubscribed)
   return o;
 }
 
+// True when a selected backend's participants are MPI processes.
+bool needs_processes(const Config& config,
+                     const std::vector<std::unique_ptr<BackendFamily>>& families) {
+  for (const auto& f : families)
+    for (const auto& name : config.backends)
+      if (f->name() == name && f->needs_processes()) return true;
+  return false;
+}
+
 // Everything after MPI_Init. Throws UsageError / RuntimeError with the same message on every
 // rank where it can be known on every rank; rank-local failures are agreed by the caller.
 int run_in_world(World& world, Config& config,
                  std::vector<std::unique_ptr<BackendFamily>>& families) {
-  bool process_backends = false;
   std::vector<std::unique_ptr<Backend>> backends;
   for (const auto& name : config.backends)
     for (auto& f : families)
-      if (f->name() == name) {
-        process_backends |= f->needs_processes();
+      if (f->name() == name)
         for (auto& b : f->create()) backends.push_back(std::move(b));
-      }
+  const bool process_backends = needs_processes(config, families);
   Pinning pinning(config.bind);
   finalize_config(config, world.size(), under_launcher(), process_backends, pinning.cores());
   for (const auto& b : backends)
@@ -163,21 +170,15 @@ int run_in_world(World& world, Config& config,
 int run_comops(int argc, char** argv) {
   std::vector<std::unique_ptr<BackendFamily>> families;
   Config config;
-  bool needs_launch = false;
   try {
     families = backend_families();
     config = parse_command_line(argc, argv, families);
-    bool process_backends = false;
-    for (const auto& f : families)
-      for (const auto& name : config.backends)
-        if (f->name() == name) process_backends |= f->needs_processes();
-    if (process_backends && !under_launcher()) {
+    if (needs_processes(config, families) && !under_launcher()) {
       // The world must hold the largest np; without --np that is known only after the topology,
       // so size it from the defaults finalize_config would choose.
       Config probe = config;
       finalize_config(probe, 1, false, false, Pinning(config.bind).cores());
-      needs_launch = max_np(probe) > 1;
-      if (needs_launch)
+      if (max_np(probe) > 1)
         relaunch_under_mpiexec(find_mpiexec(config.mpiexec), max_np(probe), argc, argv);
     }
   } catch (const EarlyExit& e) {

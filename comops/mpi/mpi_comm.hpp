@@ -9,8 +9,9 @@
 
 namespace comops::mpi {
 
-/// The participants of one point as an MPI communicator; owns nothing.
-class MpiComm final : public Comm {
+/// The participants of one point as an MPI communicator; owns nothing. swcc's Comm extends it
+/// with waits that keep the DSM serving.
+class MpiComm : public Comm {
  public:
   explicit MpiComm(MPI_Comm comm);
   int rank() const override { return rank_; }

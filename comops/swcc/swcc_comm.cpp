@@ -4,14 +4,9 @@
 #include <fmt/format.h>
 #include <sched.h>
 
-#include "comops/mpi/mpi_comm.hpp"
-
 namespace comops::swcc {
 
-SwccComm::SwccComm(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s) {
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &size_);
-}
+SwccComm::SwccComm(MPI_Comm comm, double timeout_s) : MpiComm(comm), timeout_s_(timeout_s) {}
 
 void SwccComm::wait(MPI_Request& req) {
   const double t0 = MPI_Wtime();
@@ -27,25 +22,25 @@ void SwccComm::wait(MPI_Request& req) {
       throw RuntimeError(fmt::format(
           "swcc rank {}: waited {:.0f} s in a barrier or allreduce of {} participants; another "
           "participant probably failed",
-          rank_, timeout_s_, size_));
+          rank(), timeout_s_, size()));
   }
 }
 
 void SwccComm::barrier() {
   MPI_Request req;
-  MPI_Ibarrier(comm_, &req);
+  MPI_Ibarrier(handle(), &req);
   wait(req);
 }
 
 void SwccComm::allreduce(double* values, int n, Reduce op) {
   MPI_Request req;
-  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, mpi::to_mpi(op), comm_, &req);
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, mpi::to_mpi(op), handle(), &req);
   wait(req);
 }
 
 void SwccComm::allreduce(std::int64_t* values, int n, Reduce op) {
   MPI_Request req;
-  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, mpi::to_mpi(op), comm_, &req);
+  MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, mpi::to_mpi(op), handle(), &req);
   wait(req);
 }
 

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include "comops/mpi/mpi_comm.hpp"
 #include "comops/op.hpp"
 #include "comops/swcc/engine.hpp"
 
@@ -12,23 +13,18 @@ namespace comops::swcc {
 /// while polling the attached DSM engine (spin, then sched_yield). A wait longer than
 /// `timeout_s` throws RuntimeError (a participant that threw never arrives: fail, not hang).
 /// Owns nothing.
-class SwccComm final : public Comm {
+class SwccComm final : public mpi::MpiComm {
  public:
   static constexpr double kDefaultTimeoutS = 120;
   explicit SwccComm(MPI_Comm comm, double timeout_s = kDefaultTimeoutS);
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
   void barrier() override;
   void allreduce(double* values, int n, Reduce op) override;
   void allreduce(std::int64_t* values, int n, Reduce op) override;
-  MPI_Comm handle() const { return comm_; }
   /// The engine to poll while waiting (null: none); set by op instances for their lifetime.
   void attach(Engine* engine) { engine_ = engine; }
 
  private:
   void wait(MPI_Request& req);
-  MPI_Comm comm_;
-  int rank_ = 0, size_ = 0;
   Engine* engine_ = nullptr;
   double timeout_s_;
 };

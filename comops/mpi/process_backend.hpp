@@ -5,7 +5,9 @@
 
 #include <mpi.h>
 
+#include <exception>
 #include <functional>
+#include <string>
 
 #include "comops/mpi/mpi_comm.hpp"
 
@@ -26,7 +28,17 @@ class ProcessBackend : public Backend {
     MPI_Comm comm = comms_.get(np);
     if (comm == MPI_COMM_NULL) return;
     ParticipantComm participants(comm);
-    body(participants);
+    if constexpr (requires { participants.fail(std::string()); }) {
+      // A participant that fails tells the others, so that their waits end now (swcc).
+      try {
+        body(participants);
+      } catch (const std::exception& e) {
+        participants.fail(e.what());
+        throw;
+      }
+    } else {
+      body(participants);
+    }
   }
 
  private:

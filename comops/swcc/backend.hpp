@@ -11,16 +11,13 @@ namespace comops {
 /// The "swcc" family: one configured backend per --block-size value ("swcc-64"), plus "swcc-sc"
 /// with --uncached.
 ///
-/// A body that throws on one participant only: spmd rethrows it on that rank; the others, which
-/// are waiting for it, fail after a bounded wait instead of hanging, but not at once:
-///   - in SwccComm::barrier()/allreduce() (the harness's waits): RuntimeError after
-///     SwccComm::kDefaultTimeoutS (120 s);
-///   - in a DSM wait (Engine::wait_until: misses, sync, the DSM barrier, locks, and the barrier
-///     of ~Engine): the engine's watchdog throws RuntimeError with a directory dump after
-///     Config::watchdog_s (60 s) for an unanswered request, or 2 x watchdog_s of waiting;
-///   - in a blocking MPI call (Engine construction's MPI_Comm_dup, alloc's MPI_Allreduce): they
-///     do hang; only the launcher's or ctest's timeout ends them.
-/// The driver then sees the failure on every rank (its quiet barrier and max of errors).
+/// A body that throws on one participant only: spmd rethrows it there after telling the other
+/// participants through SwccComm's abort channel; whatever they wait in (the harness's barrier
+/// or allreduce, a DSM miss, sync, the DSM barrier, a lock, the DSM allocator) throws
+/// ParticipantFailed("participant R of N failed: <first line of its error>") at its next poll.
+/// The bounded waits stay as the last resort: SwccComm::kDefaultTimeoutS (120 s) in the
+/// harness's waits and the engine's watchdog (Config::watchdog_s) in DSM waits. The driver then
+/// sees the failure on every rank (its quiet barrier and max of errors).
 std::unique_ptr<BackendFamily> make_swcc_family();
 
 }  // namespace comops

@@ -9,6 +9,7 @@ DsmOpBase::DsmOpBase(Comm& comm, const OpConfig& cfg, std::size_t segment_bytes)
   c.block_bytes = cfg.block_bytes;
   c.uncached = cfg.uncached;
   c.segment_bytes = segment_bytes;
+  c.on_wait = [comm = &comm_] { comm->check(); };  // another participant's failure ends our waits
   engine_ = std::make_unique<Engine>(comm_.handle(), c);
   comm_.attach(engine_.get());
 }

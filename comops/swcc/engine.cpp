@@ -20,7 +20,8 @@ bool valid_block_bytes(std::size_t b) {
 
 Engine::Engine(MPI_Comm comm, const Config& config)
     : config_(config),
-      transport_(comm, std::max<std::size_t>(config.block_bytes, 64), config.fault),
+      transport_(comm, std::max<std::size_t>(config.block_bytes, 64), config.fault,
+                 config.on_wait),
       rank_(transport_.rank()),
       size_(transport_.size()),
       block_bytes_(config.block_bytes),
@@ -56,7 +57,13 @@ Stats Engine::stats() const {
 
 std::uint64_t Engine::alloc(std::size_t bytes) {
   std::int64_t v[2] = {static_cast<std::int64_t>(bytes), -static_cast<std::int64_t>(bytes)};
-  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT64_T, MPI_MAX, transport_.comm());
+  MPI_Request req;  // non-blocking, so that the wait serves messages and sees on_wait
+  MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_INT64_T, MPI_MAX, transport_.comm(), &req);
+  wait_until([&] {
+    int flag = 0;
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    return flag != 0;
+  });
   if (v[0] != -v[1]) throw RuntimeError("swcc: alloc called with different sizes on ranks");
   const std::uint64_t align = std::max<std::size_t>(block_bytes_, 64);
   std::uint64_t off = (next_offset_ + align - 1) / align * align;
@@ -107,6 +114,7 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
     if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit)
       return false;
     if (e && e->state == State::kShared) {  // no sharers left: silently take it
+      forget_hits();
       e->state = State::kModified;
       e->owner = rank_;
     }
@@ -138,6 +146,7 @@ void Engine::send_request(int home, std::uint64_t block, MsgType type) { send(ho
 void Engine::enqueue(int home, std::uint64_t off, Access a) {
   const std::uint64_t blk = off >> block_shift_;
   const std::uint64_t k = key(home, blk);
+  forget_hits();  // may create an entry
   ++stats_.misses;
   ++outstanding_;
   auto it = requests_.find(k);
@@ -312,6 +321,7 @@ void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len
 // ---- handlers ----
 
 void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
+  forget_hits();  // the handlers below may change any entry
   switch (h.type) {
     case MsgType::kReadReq:
     case MsgType::kWriteReq:
@@ -511,7 +521,10 @@ void Engine::on_lock(const MsgHeader& h) {
 void Engine::poll() {
   ++polls_;
   transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
-  if (!deferred_.empty()) run_deferred();
+  if (!deferred_.empty()) {
+    run_deferred();
+    flush();  // the resends leave now, not at the next poll
+  }
 }
 
 void Engine::wait_until(const std::function<bool()>& pred) {
@@ -520,6 +533,7 @@ void Engine::wait_until(const std::function<bool()>& pred) {
     poll();
     if (pred()) return;
     if (spins > 64) sched_yield();  // oversubscribed runs must still finish
+    if ((spins & 15) == 15 && config_.on_wait) config_.on_wait();
     if ((spins & 255) == 255) {
       const double now = MPI_Wtime();
       check_watchdog(now, now - t0);
@@ -568,6 +582,7 @@ void Engine::unlock(int id) {
   granted_.erase(id);
   ++outstanding_;  // the release is acknowledged, so sync() and barrier() drain lock traffic
   send(id % size_, MsgType::kUnlock, 0, nullptr, 0, static_cast<std::uint64_t>(id));
+  flush();
 }
 
 bool Engine::quiescent() const {

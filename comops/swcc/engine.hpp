@@ -25,6 +25,9 @@ struct Config {
   std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
   FaultConfig fault;                     ///< transport fault injection (tests)
   double watchdog_s = 60;                ///< a request older than this throws with a dump
+  /// Called now and then by every wait (may be empty); it may throw to abandon the wait, for
+  /// example when another participant has failed.
+  std::function<void()> on_wait;
 };
 
 /// Per-rank event counters, cumulative since construction.
@@ -59,6 +62,24 @@ class Engine {
   Stats stats() const;
   std::int64_t& hit_counter() { return stats_.hits; }
 
+  /// One number per (home rank, block).
+  static std::uint64_t key(int home, std::uint64_t block) {
+    return (static_cast<std::uint64_t>(home) << 48) | block;
+  }
+  /// The last block an inline access hit, for reads and for writes: Dsm<B> compares one key
+  /// before it probes the directory, so a run of accesses to one block skips the probe. Valid
+  /// only while no directory entry changed: every message delivery and every slow path that
+  /// changes an entry clears both (forget_hits), and only the one thread using the Dsm changes
+  /// entries, inside engine calls.
+  struct HitMemo {
+    static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+    std::uint64_t key = kNone;
+    std::uint8_t* base = nullptr;  ///< the block's first byte (home memory or cached data)
+  };
+  HitMemo& read_memo() { return read_memo_; }
+  HitMemo& write_memo() { return write_memo_; }
+  void forget_hits() { read_memo_.key = write_memo_.key = HitMemo::kNone; }
+
   /// Collective: reserves `bytes` in every rank's segment; returns the same offset everywhere.
   std::uint64_t alloc(std::size_t bytes);
   /// Collective: releases everything allocated at or after `offset`.
@@ -82,6 +103,10 @@ class Engine {
   void unlock(int id);
   /// Runs the progress engine once.
   void poll();
+  /// Hands the messages sent so far to the network (the transport may hold them to carry
+  /// several in one MPI message). Every call that waits polls, and polling flushes; a call that
+  /// sends and returns without waiting (the Dsm's get, put, store; unlock) flushes at its end.
+  void flush() { transport_.flush(); }
   /// Polls until pred() holds: spin, then sched_yield; throws on a watchdog timeout.
   void wait_until(const std::function<bool()>& pred);
 
@@ -143,9 +168,6 @@ class Engine {
     std::vector<int> queue;
   };
 
-  static std::uint64_t key(int home, std::uint64_t block) {
-    return (static_cast<std::uint64_t>(home) << 48) | block;
-  }
   bool try_read(int home, std::uint64_t off, void* dst, std::size_t len);
   bool try_write(int home, std::uint64_t off, const void* src, std::size_t len);
   void enqueue(int home, std::uint64_t off, Access a);
@@ -165,6 +187,7 @@ class Engine {
   void sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
                   int* done);
 
+  HitMemo read_memo_, write_memo_;
   Config config_;
   Transport transport_;
   int rank_, size_;

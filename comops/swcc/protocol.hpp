@@ -1,9 +1,11 @@
 // The MSI coherence protocol of one block as pure data-in/data-out transition functions (no MPI):
 // the home side (directory at the block's home) and the cache side (a non-home node's copy).
 // The Murphi model comops/swcc/model/swcc.m follows these tables; when one changes, the other
-// does. Its header lists the correspondence: home_transition() <-> the home branch (m.dst = 0)
-// of rule "Deliver" plus procedure Finish; cache_transition() <-> the cache branch of "Deliver";
-// cache_access()/home_access() <-> rules "IssueRead", "IssueWrite", "WriteHit", "HomeWriteHit".
+// does. Its header lists the correspondence: home_transition() <-> the directory cases of the
+// home branch (m.dst = 0) of rule "Deliver" plus procedure Finish, with HomeEvent::write_locked
+// <-> function HomeWriteLocked; cache_transition() <-> the cache branch of "Deliver";
+// cache_access() <-> rules "IssueRead", "IssueWrite", "WriteHit"; home_access() <-> function
+// HomeHit and rules "HomeIssueRead", "HomeIssueWrite", "HomeIssueStore", "HomeWriteHit".
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,9 @@
 //   kInvalAck / kFlushData  <-> rule "Deliver", m.dst = 0, case InvalAck / FlushData
 //   kRemoteNack             <-> rule "Deliver", m.dst = 0, case RemoteNack
 //   finish()                <-> procedure Finish
-//   home_access()           <-> rule "HomeWriteHit" (the model has no requests by the home)
+//   ev.write_locked         <-> function HomeWriteLocked (the home's own write lock)
+//   home_access()           <-> function HomeHit; rules "HomeIssueRead", "HomeIssueWrite",
+//                               "HomeIssueStore" (misses), "HomeWriteHit" (write hits)
 #include <fmt/format.h>
 
 #include <bit>

@@ -108,6 +108,7 @@ class Dsm {
       auto* d = reinterpret_cast<std::uint8_t*>(dst) + done;
       if (!hit_read(p.rank, off, d, len)) e_.get_miss(p.rank, off, d, len);
     });
+    e_.flush();
   }
   /// Split-phase bulk put of n elements from src (copied now); complete at sync().
   template <class T>
@@ -116,6 +117,7 @@ class Dsm {
       const auto* s = reinterpret_cast<const std::uint8_t*>(src) + done;
       if (!hit_write(p.rank, off, s, len)) e_.put_miss(p.rank, off, s, len);
     });
+    e_.flush();
   }
   /// Split-phase bulk store: the home writes the data and ends up owning the blocks.
   template <class T>
@@ -123,6 +125,7 @@ class Dsm {
     split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
       e_.store(p.rank, off, reinterpret_cast<const std::uint8_t*>(src) + done, len);
     });
+    e_.flush();
   }
   /// Blocking bulk copies.
   template <class T>
@@ -144,17 +147,22 @@ class Dsm {
   Stats stats() const { return e_.stats(); }
 
   /// The inline hit paths (also used by the micro-benchmarks).
+  /// A run of accesses to one block compares one key (the engine's hit memo); a new block
+  /// probes the directory once, out of line, and is remembered.
   bool hit_read(int home, std::uint64_t off, void* dst, std::size_t len) {
-    const std::uint8_t* src = readable(home, off);
-    if (!src) return false;
-    std::memcpy(dst, src, len);
+    const Engine::HitMemo& m = e_.read_memo();
+    if (__builtin_expect(Engine::key(home, off >> kShift) != m.key, 0) && !remember_read(home, off))
+      return false;
+    std::memcpy(dst, m.base + (off & (B - 1)), len);
     ++e_.hit_counter();
     return true;
   }
   bool hit_write(int home, std::uint64_t off, const void* src, std::size_t len) {
-    std::uint8_t* dst = writable(home, off);
-    if (!dst) return false;
-    std::memcpy(dst, src, len);
+    const Engine::HitMemo& m = e_.write_memo();
+    if (__builtin_expect(Engine::key(home, off >> kShift) != m.key, 0) &&
+        !remember_write(home, off))
+      return false;
+    std::memcpy(m.base + (off & (B - 1)), src, len);
     ++e_.hit_counter();
     return true;
   }
@@ -162,7 +170,24 @@ class Dsm {
  private:
   static constexpr int kShift = __builtin_ctzll(B);
 
-  const std::uint8_t* readable(int home, std::uint64_t off) {
+  // Probes the directory for a block the memo does not hold; remembers it when it may be read
+  // (written). Out of line, so that the memo check stays a few instructions.
+  [[gnu::noinline]] bool remember_read(int home, std::uint64_t off) {
+    std::uint8_t* p = readable(home, off);
+    if (!p) return false;
+    e_.read_memo() = {Engine::key(home, off >> kShift), p - (off & (B - 1))};
+    return true;
+  }
+  [[gnu::noinline]] bool remember_write(int home, std::uint64_t off) {
+    std::uint8_t* p = writable(home, off);
+    if (!p) return false;
+    const Engine::HitMemo m{Engine::key(home, off >> kShift), p - (off & (B - 1))};
+    e_.write_memo() = m;
+    e_.read_memo() = m;  // writable is readable
+    return true;
+  }
+
+  std::uint8_t* readable(int home, std::uint64_t off) {
     if (home == me_) {
       DirRow& row = e_.dir().row(home);
       if (row.empty()) return seg_ + off;  // home fast path: nobody else touched it

@@ -1,6 +1,7 @@
 // Active messages over MPI point-to-point on a private duplicate communicator: non-blocking
-// sends, pre-posted receives, a local queue for messages to self, and a seeded fault-injection
-// mode that holds messages back and delivers them out of order.
+// sends aggregated into packets per destination, pre-posted receives, a local queue for
+// messages to self, and a seeded fault-injection mode that holds messages back and delivers them
+// out of order.
 #pragma once
 
 #include <mpi.h>
@@ -8,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -29,7 +32,8 @@ struct MsgHeader {
 static_assert(sizeof(MsgHeader) == 32);
 
 /// Fault injection: each delivered message is held back with probability `hold_probability`
-/// and released at a random later poll; reproducible from `seed`.
+/// and released at a random later poll; reproducible from `seed`. It acts on logical messages,
+/// after packets are unpacked.
 struct FaultConfig {
   bool enabled = false;
   std::uint64_t seed = 1;
@@ -37,78 +41,149 @@ struct FaultConfig {
   double release_probability = 0.2;  ///< per held message per poll
 };
 
+/// Message aggregation. send() to another rank appends the message (header, then payload,
+/// unpadded) to that destination's outgoing buffer; the buffer goes out as one MPI message, a
+/// packet, when the next message would not fit in packet_bytes(), and on flush(). poll()
+/// flushes on entry (what was sent since the last poll) and before it returns (the replies its
+/// handlers sent), so a message never waits for a buffer to fill while its sender waits: every
+/// wait of the engine polls, and the engine flushes at the end of each call that sends and
+/// returns without waiting. The receiver unpacks each packet into its logical messages and
+/// delivers them one at a time, in order; packets are taken in the order MPI matched them, so
+/// messages from one sender arrive in the order sent (fault injection aside).
 class Transport {
  public:
-  /// Collective over `parent`: duplicates it. `max_payload`: largest payload in bytes.
-  Transport(MPI_Comm parent, std::size_t max_payload, const FaultConfig& fault);
-  ~Transport();  ///< collective; call only when no message is in flight
+  /// Packet limit: 32 KiB. A packet carries ~800 replies of 8-byte blocks (40 B each) or
+  /// ~1000 requests (32 B), so MPI's per-message cost (~1 us here) is paid once per hundreds of
+  /// protocol messages instead of once each; beyond that the handlers dominate, and 16, 32 and
+  /// 64 KiB measured the same. Bigger packets would only delay the first message of a burst (a
+  /// receiver starts on a packet once it is complete). 32 KiB fits one cell of MPICH's
+  /// intra-node queue (68 KiB), so a packet goes eagerly, like the single messages did, and the
+  /// kRecvs receive buffers cost 512 KiB per rank. A transport whose largest message (header +
+  /// max_payload) is bigger uses that size instead.
+  static constexpr std::size_t kPacketBytes = 32 * 1024;
+  /// Packets in flight at most. Past it send() and flush() wait for their own sends to
+  /// complete, and meanwhile keep receiving packets (delivered later, in order) so that the
+  /// peers' sends complete too: MPI's request pool is finite, and no handler ever runs inside
+  /// send() or flush(). 64: MPICH tests up to 64 requests without allocating (past it every
+  /// MPI_Testsome mallocs, which showed in profiles), a sender owns 64 cells of the intra-node
+  /// queue anyway, and the send buffers stay under 2 MiB.
+  static constexpr std::size_t kMaxInFlight = 64;
+
+  /// Collective over `parent`: duplicates it (non-blocking, calling `on_wait`, when given,
+  /// while the duplication is pending; it may throw to give up). `max_payload`: largest payload
+  /// in bytes.
+  Transport(MPI_Comm parent, std::size_t max_payload, const FaultConfig& fault,
+            const std::function<void()>& on_wait = {});
+  /// Collective; call only when no message is in flight. Messages still in an outgoing buffer
+  /// (sent but never flushed) are dropped, not sent: at that point no peer receives any more,
+  /// and an unmatched packet could keep the wait for the sends below from returning. Sends
+  /// already handed to MPI are waited for (a bounded time; past it their requests are freed and
+  /// their buffers leaked rather than hang).
+  ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
   MPI_Comm comm() const { return comm_; }
+  /// The packet limit of this transport: max(kPacketBytes, 32 + max_payload).
+  std::size_t packet_bytes() const { return packet_bytes_; }
 
-  /// Sends without blocking (to self: queued locally). Payload copied.
+  /// Sends without blocking (to self: queued locally). Payload copied. To another rank the
+  /// message is buffered; it leaves at the latest at the next flush() or poll().
   void send(int dest, const MsgHeader& h, const void* payload);
+  /// Hands every message sent so far to MPI (one packet per destination with messages
+  /// pending). The engine calls it at the end of each call that sends and returns without
+  /// waiting (get, put, store, unlock); poll() does it too.
+  void flush();
 
   /// Delivers messages that have arrived, calling deliver(header, payload) for each; returns
-  /// how many. deliver may call send.
+  /// how many. deliver may call send. Flushes on entry and before returning.
   template <class F>
   int poll(F&& deliver) {
     reap_sends();
+    flush();
     int n = 0;
     for (int round = 0; round < kMaxPerPoll; ++round) {
-      Incoming m;
-      if (!next(m)) break;
-      deliver(m.header, m.payload.data());
+      View v;
+      if (!next(v)) break;
+      deliver(v.header, v.payload);
       ++n;
     }
+    flush();
     return n;
   }
 
-  std::int64_t messages_sent() const { return messages_sent_; }  ///< network only
-  std::int64_t bytes_sent() const { return bytes_sent_; }        ///< headers included
+  /// Logical protocol messages sent to other ranks (not to self), one per send().
+  std::int64_t messages_sent() const { return messages_sent_; }
+  /// Their bytes, headers included (packets add nothing: they are the messages back to back).
+  std::int64_t bytes_sent() const { return bytes_sent_; }
+  /// MPI messages (packets) handed to MPI; at most messages_sent().
+  std::int64_t packets_sent() const { return packets_sent_; }
   std::size_t held() const { return held_.size(); }
 
  private:
+  /// A message owned by the transport: to self, or held back by fault injection.
   struct Incoming {
     MsgHeader header;
     std::vector<std::uint8_t> payload;
   };
+  /// The message being delivered: its payload lies in the current packet (valid until the next
+  /// message is taken) or in `taken_`.
+  struct View {
+    MsgHeader header;
+    const std::uint8_t* payload = nullptr;
+  };
+  /// A received packet; its messages are read in place.
+  struct Packet {
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::size_t len = 0;
+  };
   static constexpr int kRecvs = 16;
   static constexpr int kMaxPerPoll = 64;
-  /// Sends in flight at most. Past it send() waits for its own sends to complete, and meanwhile
-  /// keeps receiving into `stash_` (delivered later, in order) so that the peers' sends complete
-  /// too: MPI's request pool is finite (a bulk transfer of 8-byte blocks would exhaust it), and
-  /// no handler ever runs inside send().
-  static constexpr std::size_t kMaxInFlight = 1024;
-  bool next(Incoming& m);
-  bool arrived(Incoming& m);
-  bool from_network(Incoming& m);
+  bool next(View& v);
+  bool arrived(View& v);
+  bool from_network(View& v);
+  void take(Incoming&& m, View& v);
+  bool receive_packet();
+  void ship(int dest);
   void wait_for_send_slot();
   void reap_sends();
   void post(int i);
+  std::unique_ptr<std::uint8_t[]> packet_buffer();
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  std::size_t max_bytes_;
-  std::vector<std::vector<std::uint8_t>> recv_bufs_;
+  std::size_t max_bytes_;     ///< largest message: header + max_payload
+  std::size_t packet_bytes_;  ///< packet limit
+  // Receives: kRecvs buffers of packet_bytes_, all posted; recv_order_ holds their indices in
+  // the order posted, which is the order MPI matches them (identical receives), so testing only
+  // the oldest one takes packets in matching order. A completed receive's buffer moves to
+  // packets_ and a spare one is posted in its place.
+  std::vector<std::unique_ptr<std::uint8_t[]>> recv_bufs_;
   std::vector<MPI_Request> recv_reqs_;
-  // Send slots: a buffer each (sized to its message), reused once its MPI_Isend completed. Only
-  // the sends in flight are tested, so a burst of requests (a bulk get) does not make every later
-  // poll pay for the burst's high-water mark.
+  std::deque<int> recv_order_;
+  std::deque<Packet> packets_;  ///< received, not yet read to the end, in order; front: current
+  std::size_t cursor_ = 0;      ///< next message's offset in packets_.front()
+  std::vector<std::unique_ptr<std::uint8_t[]>> spare_;  ///< packet buffers to post again
+  Incoming taken_;  ///< the self or held message being delivered
+  // Outgoing buffers, one per destination, and the destinations whose buffer is not empty.
+  std::vector<std::vector<std::uint8_t>> out_;
+  std::vector<int> dirty_;
+  // Send slots: a packet buffer each, reused once its MPI_Isend completed (a shipped buffer is
+  // swapped into a slot, the slot's old buffer becomes the empty outgoing one). Only the sends
+  // in flight are tested, so a burst of packets does not make every later poll pay for the
+  // burst's high-water mark.
   std::vector<std::vector<std::uint8_t>> send_bufs_;
   std::vector<int> send_free_;
   std::vector<int> active_slots_;         ///< slots whose send is in flight
   std::vector<MPI_Request> active_reqs_;  ///< their requests, same order
   std::vector<int> done_;                 ///< Testsome output, kept to avoid reallocating
   std::deque<Incoming> self_;
-  std::deque<Incoming> stash_;  ///< network messages received while send() waited
   FaultConfig fault_;
   std::mt19937_64 rng_;
   std::vector<Incoming> held_;
-  std::int64_t messages_sent_ = 0, bytes_sent_ = 0;
+  std::int64_t messages_sent_ = 0, bytes_sent_ = 0, packets_sent_ = 0;
 };
 
 }  // namespace comops::swcc

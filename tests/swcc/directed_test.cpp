@@ -220,6 +220,82 @@ TEST(SwccDirected, UncachedModeGoesToTheHomeEveryTime) {
       true);
 }
 
+// The hit memo (the last block an inline read or write hit) must never outlive a change of the
+// block's entry: each case below first makes the memo hold the block, then changes the entry
+// from another rank, then accesses the block again.
+TEST(SwccDirected, HitMemoIsForgottenWhenACachedCopyIsInvalidated) {
+  with_block(64, [](auto& d) {
+    auto a = d.template alloc<std::int64_t>(8);
+    std::int64_t last = 0;
+    if (d.rank() == 0) d.write(a.on(0) + 2, std::int64_t{5});
+    step(d, last);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.read(a.on(0) + 2), 5);  // miss: Shared here
+      EXPECT_EQ(d.read(a.on(0) + 2), 5);  // hit through the memo
+      EXPECT_EQ(d.read(a.on(0) + 3), 0);  // same block: hit through the memo
+    }
+    step(d, last);
+    if (d.rank() == 0) d.write(a.on(0) + 2, std::int64_t{6});  // invalidates rank 1's copy
+    step(d, last);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.read(a.on(0) + 2), 6);  // the memo was forgotten: a miss, the new value
+      EXPECT_EQ(d.stats().misses, 2);
+      EXPECT_EQ(d.stats().hits, 2);
+    }
+    step(d, last);
+  });
+}
+
+TEST(SwccDirected, HomeFastPathMemoIsForgottenWhenAnotherRankTakesTheBlock) {
+  with_block(64, [](auto& d) {
+    auto a = d.template alloc<std::int64_t>(8);
+    std::int64_t last = 0;
+    if (d.rank() == 0) {
+      d.write(a.on(0), std::int64_t{1});  // fast path: memo holds the block, writable
+      d.write(a.on(0) + 1, std::int64_t{2});
+    }
+    step(d, last);
+    if (d.rank() == 1) d.write(a.on(0) + 1, std::int64_t{20});  // rank 1 takes it Modified
+    step(d, last);
+    if (d.rank() == 0) {
+      const std::int64_t misses = d.stats().misses;
+      EXPECT_EQ(d.read(a.on(0) + 1), 20);  // home memory is stale: must miss and flush
+      EXPECT_EQ(d.stats().misses, misses + 1);
+      d.write(a.on(0), std::int64_t{3});
+    }
+    step(d, last);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.read(a.on(0)), 3);
+      EXPECT_EQ(d.read(a.on(0) + 1), 20);
+    }
+  });
+}
+
+TEST(SwccDirected, WriteMemoIsForgottenWhenTheOwnerIsFlushed) {
+  with_block(8, [](auto& d) {
+    auto a = d.template alloc<std::int64_t>(4);
+    std::int64_t last = 0;
+    if (d.rank() == 1) {
+      d.write(a.on(0) + 1, std::int64_t{7});  // miss: Modified here
+      d.write(a.on(0) + 1, std::int64_t{8});  // hit through the write memo
+    }
+    step(d, last);
+    if (d.rank() == 0) {
+      EXPECT_EQ(d.read(a.on(0) + 1), 8);  // flushes rank 1: it keeps Shared
+    }
+    step(d, last);
+    if (d.rank() == 1) {
+      const std::int64_t misses = d.stats().misses;
+      d.write(a.on(0) + 1, std::int64_t{9});  // Shared now: the memo must not let this hit
+      EXPECT_EQ(d.stats().misses, misses + 1);
+    }
+    step(d, last);
+    if (d.rank() == 0) {
+      EXPECT_EQ(d.read(a.on(0) + 1), 9);
+    }
+  });
+}
+
 TEST(SwccDirected, LockProtectedIncrementsLoseNothing) {
   with_block(64, [](auto& d) {
     auto a = d.template alloc<std::int64_t>(8);

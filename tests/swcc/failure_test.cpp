@@ -1,0 +1,157 @@
+// One participant's failure ends the other participants' waits at once (SwccComm's abort
+// channel), wherever they wait: the harness's barrier and allreduce, a DSM op's waits, the DSM
+// allocator. Every test uses a backend of its own: a failed point leaves its communicator with
+// unmatched collectives, so it is never used again (the driver ends the run after a failure).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "comops/swcc/backend.hpp"
+#include "comops/swcc/swcc_comm.hpp"
+#include "harness/ops.hpp"
+
+namespace comops {
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// What spmd threw on this rank: its type ("failed" for ParticipantFailed, "error" for another
+// exception, "" for none) and message.
+struct Outcome {
+  std::string kind, what;
+};
+Outcome run(int np, const std::function<void(Comm&)>& body) {
+  auto backend = std::move(make_swcc_family()->create().at(0));
+  try {
+    backend->spmd(np, body);
+  } catch (const swcc::ParticipantFailed& e) {
+    return {"failed", e.what()};
+  } catch (const std::exception& e) {
+    return {"error", e.what()};
+  }
+  return {};
+}
+
+// Rank 1 throws "boom"; every other participant must come out with ParticipantFailed naming it.
+void expect_rank1_failure(const Outcome& o, int np) {
+  if (world_rank() == 1) {
+    EXPECT_EQ(o.kind, "error");
+    EXPECT_EQ(o.what.substr(0, o.what.find('\n')), "boom: the first line");
+  } else if (world_rank() < np) {
+    EXPECT_EQ(o.kind, "failed");
+    EXPECT_EQ(o.what, fmt::format("participant 1 of {} failed: boom: the first line", np));
+  }
+}
+
+TEST(SwccFailure, HarnessBarrierEndsWhenAnotherParticipantThrows) {
+  const int np = world_size();
+  expect_rank1_failure(run(np,
+                           [](Comm& c) {
+                             if (c.rank() == 1)
+                               throw RuntimeError("boom: the first line\nand a second one");
+                             c.barrier();
+                           }),
+                       np);
+}
+
+TEST(SwccFailure, HarnessAllreduceEndsWhenAnotherParticipantThrows) {
+  const int np = world_size();
+  expect_rank1_failure(run(np,
+                           [](Comm& c) {
+                             c.barrier();  // everyone in, then rank 1 fails
+                             if (c.rank() == 1) throw RuntimeError("boom: the first line");
+                             (void)c.allreduce(std::int64_t{1}, Reduce::kSum);
+                           }),
+                       np);
+}
+
+// A DSM op's own waits (its DSM barrier inside run()) end too.
+TEST(SwccFailure, DsmOpWaitEndsWhenAnotherParticipantThrows) {
+  const int np = world_size();
+  Args a;
+  a.op = OpKind::kBroadcast;
+  a.np = np;
+  a.bytes = 4096;
+  a.count = a.bytes / kElemBytes;
+  a.root = 0;
+  auto backend = std::move(make_swcc_family()->create().at(0));
+  const OpFactory factory = backend->op(OpKind::kBroadcast);
+  Outcome o;
+  try {
+    backend->spmd(np, [&](Comm& c) {
+      std::vector<Elem> s(send_count(a, c.rank())), r(recv_count(a, c.rank()));
+      Buffers b{s.data(), s.size(), r.data(), r.size()};
+      auto inst = factory(c, a, b);
+      inst->run();
+      if (c.rank() == 1) throw RuntimeError("boom: the first line");
+      inst->run();  // the others wait in the DSM for rank 1
+    });
+  } catch (const swcc::ParticipantFailed& e) {
+    o = {"failed", e.what()};
+  } catch (const std::exception& e) {
+    o = {"error", e.what()};
+  }
+  expect_rank1_failure(o, np);
+}
+
+// Setting up an op (the engine and its collective allocation) ends too when one participant
+// fails inside it.
+TEST(SwccFailure, DsmSetupEndsWhenAnotherParticipantThrows) {
+  const int np = world_size();
+  expect_rank1_failure(run(np,
+                           [](Comm& c) {
+                             auto& sc = swcc::swcc_comm_of(c);
+                             swcc::Config cfg;
+                             cfg.on_wait = [&sc] { sc.check(); };
+                             swcc::Engine e(sc.handle(), cfg);
+                             if (c.rank() == 1) throw RuntimeError("boom: the first line");
+                             (void)e.alloc(64);
+                           }),
+                       np);
+}
+
+// The engine's construction (the duplication of the communicator) ends too when one
+// participant fails before it.
+TEST(SwccFailure, DsmEngineConstructionEndsWhenAnotherParticipantThrows) {
+  const int np = world_size();
+  expect_rank1_failure(run(np,
+                           [](Comm& c) {
+                             if (c.rank() == 1) throw RuntimeError("boom: the first line");
+                             auto& sc = swcc::swcc_comm_of(c);
+                             swcc::Config cfg;
+                             cfg.on_wait = [&sc] { sc.check(); };
+                             swcc::Engine e(sc.handle(), cfg);
+                           }),
+                       np);
+}
+
+TEST(SwccFailure, AFailureIsReportedOnceAndEveryoneCanGoOn) {
+  // After a failed point, a new point on a new backend works normally.
+  const int np = world_size();
+  (void)run(np, [](Comm& c) {
+    if (c.rank() == 1) throw RuntimeError("boom");
+    c.barrier();
+  });
+  const Outcome o = run(np, [](Comm& c) {
+    EXPECT_EQ(c.allreduce(std::int64_t{c.rank()}, Reduce::kSum),
+              std::int64_t{c.size()} * (c.size() - 1) / 2);
+    c.barrier();
+  });
+  EXPECT_EQ(o.kind, "");
+}
+
+}  // namespace
+}  // namespace comops

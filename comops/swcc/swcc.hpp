@@ -3,8 +3,9 @@
 // Every rank owns a global segment; a global address is (rank, byte offset in that rank's
 // segment). Memory is coherent in blocks of B bytes (8, 64, 256, 1024 or 4096) kept by an MSI
 // invalidation protocol serialised at each block's home. B is chosen at run time once, through
-// with_dsm(), which instantiates the access paths for that compiled B: a hit costs one
-// directory probe and a copy, with no run-time block-size arithmetic.
+// with_dsm(), which instantiates the access paths for that compiled B, with no run-time
+// block-size arithmetic: a hit on the block the previous hit touched compares one key and copies;
+// a hit on another block probes the directory once (out of line) and is remembered.
 //
 //   comops::swcc::Config cfg;            // block_bytes, uncached (sc mode), segment, faults
 //   comops::swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& dsm) {
@@ -19,6 +20,16 @@
 // B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks. get/put/store
 // complete at sync() (and at barrier() and unlock(), which sync first). A split-phase put's
 // source is copied when issued. Only one thread per rank may use a Dsm.
+//
+// Messages: the transport packs the messages of a burst to one rank into one MPI message (a
+// bulk get of many blocks sends its requests, and the home its replies, in packets of up to
+// 32 KiB); every wait polls, and every call that sends without waiting flushes, so nothing sits
+// in a buffer while its sender waits. Stats::messages counts protocol messages, not packets.
+//
+// Failures: Config::on_wait is called by every wait and may throw to abandon it (comops's
+// SwccComm uses it so that one participant's failure ends the others' waits at once); the
+// watchdog (Config::watchdog_s) turns a request that never completes into an error with a dump
+// of the directory. At most 64 ranks: sharer sets are 64-bit.
 #pragma once
 
 #include <mpi.h>

@@ -1,5 +1,6 @@
-// The directory's hash rows (open addressing, linear probing, grown at 3/4 load) and the slab
-// that holds cached block data.
+// The directory's hash rows (open addressing, linear probing, grown at 3/4 load) and the slabs
+// that hold cached block data and, past 64 ranks, the home entries' sharer sets. Entries are
+// never removed, so slab slots are never freed; growth copies the pointers, not what they hold.
 #include "comops/swcc/directory.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +9,9 @@
 
 namespace comops::swcc {
 
-DirRow::DirRow() : table_(new Entry[256]), mask_(255) {}
+constinit Entry DirRow::no_entries_[1];
+
+DirRow::DirRow() : table_(no_entries_) {}
 
 Entry& DirRow::insert(std::uint64_t block) {
   if ((count_ + 1) * 4 > capacity() * 3) grow();
@@ -21,10 +24,11 @@ Entry& DirRow::insert(std::uint64_t block) {
 }
 
 void DirRow::grow() {
-  std::size_t cap = capacity() * 2;
-  std::unique_ptr<Entry[]> old = std::move(table_);
-  std::size_t old_cap = mask_ + 1;
-  table_.reset(new Entry[cap]);
+  const std::size_t old_cap = capacity();
+  const std::size_t cap = old_cap == 0 ? 256 : old_cap * 2;
+  std::unique_ptr<Entry[]> old = std::move(owned_);
+  owned_.reset(new Entry[cap]);
+  table_ = owned_.get();
   mask_ = cap - 1;
   for (std::size_t j = 0; j < old_cap; ++j) {
     if (old[j].block == Entry::kEmpty) continue;
@@ -35,7 +39,10 @@ void DirRow::grow() {
 }
 
 Directory::Directory(int self, int nranks, std::size_t block_bytes)
-    : self_(self), block_bytes_(block_bytes), rows_(nranks) {}
+    : self_(self),
+      block_bytes_(block_bytes),
+      sharer_words_(nranks <= 64 ? 0 : SharerSet::words_for(nranks)),
+      rows_(nranks) {}
 
 std::uint8_t* Directory::alloc_data() {
   if (chunks_.empty() || chunk_used_ == kChunkBlocks) {
@@ -48,15 +55,28 @@ std::uint8_t* Directory::alloc_data() {
   return p;
 }
 
+std::uint64_t* Directory::alloc_sharer_words() {
+  if (sharer_chunks_.empty() || sharer_chunk_used_ == kChunkBlocks) {
+    sharer_chunks_.emplace_back(new std::uint64_t[kChunkBlocks * sharer_words_]());  // zeroed
+    sharer_chunk_used_ = 0;
+  }
+  ++sharer_sets_;
+  return sharer_chunks_.back().get() + sharer_chunk_used_++ * sharer_words_;
+}
+
 Entry& Directory::lookup_or_create(int home, std::uint64_t block) {
   DirRow& r = rows_[home];
   if (Entry* e = r.find(block)) return *e;
   std::uint8_t* data = home == self_ ? nullptr : alloc_data();
+  std::uint64_t* words = home == self_ && sharer_words_ != 0 ? alloc_sharer_words() : nullptr;
   Entry& e = r.insert(block);
   if (home == self_) {
     e.state = State::kModified;
     e.owner = self_;
-    e.sharers = 0;
+    if (words)
+      e.sharer_words = words;  // fresh words are zero: no sharers
+    else
+      e.sharers = 0;
   } else {
     e.state = State::kInvalid;
     e.data = data;
@@ -81,8 +101,8 @@ std::string Directory::dump(int home, std::uint64_t block) const {
   const Entry* e = r.find(block);
   if (!e) return fmt::format("rank {} block {}:{} no entry", self_, home, block);
   if (home == self_)
-    return fmt::format("rank {} home block {}: {} owner={} sharers={:#x}", self_, block,
-                       state_name(e->state), e->owner, e->sharers);
+    return fmt::format("rank {} home block {}: {} owner={} sharers={}", self_, block,
+                       state_name(e->state), e->owner, sharers(*e).to_string());
   return fmt::format("rank {} cached block {}:{}: {} pending={}", self_, home, block,
                      state_name(e->state), int(e->pending));
 }

@@ -22,6 +22,7 @@ Counters DsmOpBase::counters() const {
           {"misses", s.misses},
           {"messages", s.messages},
           {"bytes", s.bytes},
+          {"packets", s.packets},
           {"nacks", s.nacks},
           {"retries", s.retries},
           {"invalidations", s.invalidations}};

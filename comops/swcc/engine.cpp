@@ -30,7 +30,8 @@ Engine::Engine(MPI_Comm comm, const Config& config)
   if (!valid_block_bytes(block_bytes_))
     throw UsageError(
         fmt::format("swcc: block size {} not one of 8, 64, 256, 1024, 4096", block_bytes_));
-  if (size_ > 64) throw RuntimeError("swcc: at most 64 ranks (sharer sets are 64-bit)");
+  if (size_ > SharerSet::kMaxRanks)  // Engine::key keeps the home rank in 16 bits
+    throw RuntimeError(fmt::format("swcc: at most {} ranks, not {}", SharerSet::kMaxRanks, size_));
   void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
@@ -52,6 +53,7 @@ Stats Engine::stats() const {
   Stats s = stats_;
   s.messages = transport_.messages_sent();
   s.bytes = transport_.bytes_sent();
+  s.packets = transport_.packets_sent();
   return s;
 }
 
@@ -90,7 +92,7 @@ bool Engine::try_read(int home, std::uint64_t off, void* dst, std::size_t len) {
   }
   Entry* e = dir_.row(home).find(blk);
   if (home == rank_) {
-    HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
+    HomeEntry he = e ? HomeEntry{e->state, dir_.sharers(*e), e->owner} : HomeEntry{};
     if (home_access(rank_, e != nullptr, he, swcc::Access::kRead) != LocalAction::kHit)
       return false;
     std::memcpy(dst, segment_ + off, len);
@@ -110,7 +112,7 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
   }
   Entry* e = dir_.row(home).find(blk);
   if (home == rank_) {
-    HomeEntry he = e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{};
+    HomeEntry he = e ? HomeEntry{e->state, dir_.sharers(*e), e->owner} : HomeEntry{};
     if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit)
       return false;
     if (e && e->state == State::kShared) {  // no sharers left: silently take it
@@ -358,8 +360,10 @@ void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
 void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
   const std::uint64_t blk = h.block;
   Entry* e = dir_.row(rank_).find(blk);
+  // The sharer set: one inline word with 64 ranks or fewer (no allocation), else a copy of the
+  // entry's out-of-line words.
   const HomeEntry he =
-      e ? HomeEntry{e->state, e->sharers, e->owner} : HomeEntry{State::kModified, 0, rank_};
+      e ? HomeEntry{e->state, dir_.sharers(*e), e->owner} : HomeEntry{State::kModified, 0, rank_};
   auto bi = busy_.find(blk);
   const HomePending hp = bi != busy_.end() ? bi->second.pending : HomePending{};
   HomeEvent ev{h.type, h.src, h.nacked, false};
@@ -397,7 +401,7 @@ void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
   if (!e && !(out.next == exclusive)) e = &dir_.lookup_or_create(rank_, blk);
   if (e) {
     e->state = out.next.state;
-    e->sharers = out.next.sharers;
+    dir_.set_sharers(*e, out.next.sharers);
     e->owner = out.next.owner;
   }
   if (h.type == MsgType::kRemoteNack) {  // resend the refused Inval/Flush after a backoff

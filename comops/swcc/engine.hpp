@@ -36,6 +36,7 @@ struct Stats {
   std::int64_t misses = 0;         ///< accesses that needed a request
   std::int64_t messages = 0;       ///< messages sent to other ranks
   std::int64_t bytes = 0;          ///< bytes of those messages, headers included
+  std::int64_t packets = 0;        ///< MPI messages that carried them (the transport packs)
   std::int64_t nacks = 0;          ///< NACKs received (by requesters and by homes)
   std::int64_t retries = 0;        ///< requests, invalidations and flushes sent again after a NACK
   std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "comops/swcc/sharer_set.hpp"
+
 namespace comops::swcc {
 
 /// State of a block in a directory entry. Non-home entries use Invalid, Shared and Modified; home
@@ -66,7 +68,7 @@ struct Send {
 /// The home directory entry of one block, as the transition functions see it.
 struct HomeEntry {
   State state = State::kModified;  ///< no entry == Modified by the home
-  std::uint64_t sharers = 0;       ///< bit r: rank r holds a Shared copy (never the home)
+  SharerSet sharers;               ///< ranks holding a Shared copy (never the home); busy: acks due
   int owner = -1;                  ///< Modified/busy: the rank holding the valid copy
   bool operator==(const HomeEntry&) const = default;
 };

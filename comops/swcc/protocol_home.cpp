@@ -9,20 +9,24 @@
 //                               "HomeIssueStore" (misses), "HomeWriteHit" (write hits)
 #include <fmt/format.h>
 
-#include <bit>
+#include <utility>
 
 #include "comops/swcc/protocol.hpp"
 
 namespace comops::swcc {
 namespace {
 
-std::uint64_t bit(int r) { return std::uint64_t{1} << r; }
+SharerSet only(int r) {
+  SharerSet s;
+  s.insert(r);
+  return s;
+}
 
 [[noreturn]] void impossible(const HomeEntry& e, const HomeEvent& ev) {
   throw ProtocolError(
-      fmt::format("swcc home: impossible cell state={} owner={} sharers={:#x} "
+      fmt::format("swcc home: impossible cell state={} owner={} sharers={} "
                   "event={} from {}",
-                  state_name(e.state), e.owner, e.sharers, msg_name(ev.type), ev.src));
+                  state_name(e.state), e.owner, e.sharers.to_string(), msg_name(ev.type), ev.src));
 }
 
 HomeOutcome nack(const HomeEntry& e, const HomePending& p, int src) {
@@ -36,7 +40,7 @@ void finish(int home, HomeOutcome& o) {
   const HomePending& p = o.pending;
   if (p.kind == MsgType::kReadReq) {
     o.next = {State::kShared, 0, -1};
-    if (p.requester != home) o.next.sharers |= bit(p.requester);
+    if (p.requester != home) o.next.sharers.insert(p.requester);
     o.sends.push_back({MsgType::kReadReply, p.requester, p.requester != home});
   } else if (p.kind == MsgType::kWriteReq) {
     o.next = {State::kModified, 0, p.requester};
@@ -59,16 +63,16 @@ HomeOutcome on_request(int home, const HomeEntry& e, const HomePending& p, const
   switch (ev.type) {
     case MsgType::kReadReq:
       if (home_owns) {
-        if (s != home) o.next = {State::kShared, bit(s), -1};
+        if (s != home) o.next = {State::kShared, only(s), -1};
         o.sends.push_back({MsgType::kReadReply, s, s != home});
       } else if (e.state == State::kModified) {
         if (e.owner == s) return nack(e, p, s);  // its grant is still in flight
         o.next = {State::kBusyRead, e.sharers, e.owner};
         o.pending = {MsgType::kReadReq, s, 1};
         o.sends.push_back({MsgType::kFlush, e.owner, false});
-      } else {                                                        // Shared
-        if (s != home && (e.sharers & bit(s))) return nack(e, p, s);  // reply in flight
-        if (s != home) o.next.sharers |= bit(s);
+      } else {                                                         // Shared
+        if (s != home && e.sharers.contains(s)) return nack(e, p, s);  // reply in flight
+        if (s != home) o.next.sharers.insert(s);
         o.sends.push_back({MsgType::kReadReply, s, s != home});
       }
       return o;
@@ -82,15 +86,15 @@ HomeOutcome on_request(int home, const HomeEntry& e, const HomePending& p, const
         o.pending = {MsgType::kWriteReq, s, 1};
         o.sends.push_back({MsgType::kFlushInval, e.owner, false});
       } else {  // Shared: invalidate every other sharer, then grant
-        std::uint64_t targets = e.sharers & ~(s == home ? 0 : bit(s));
-        if (targets == 0) {
+        SharerSet targets = e.sharers;
+        if (s != home) targets.erase(s);
+        if (targets.empty()) {
           o.next = {State::kModified, 0, s};
           o.sends.push_back({MsgType::kWriteReply, s, s != home});
         } else {
-          o.next = {State::kBusyWrite, targets, -1};
-          o.pending = {MsgType::kWriteReq, s, std::popcount(targets)};
-          for (int r = 0; r < 64; ++r)
-            if (targets & bit(r)) o.sends.push_back({MsgType::kInval, r, false});
+          o.pending = {MsgType::kWriteReq, s, targets.count()};
+          for (int r : targets) o.sends.push_back({MsgType::kInval, r, false});  // rank order
+          o.next = {State::kBusyWrite, std::move(targets), -1};
         }
       }
       return o;
@@ -102,15 +106,14 @@ HomeOutcome on_request(int home, const HomeEntry& e, const HomePending& p, const
         o.next = {State::kBusyWrite, 0, e.owner};
         o.pending = {MsgType::kStoreReq, s, 1};
         o.sends.push_back({MsgType::kFlushInval, e.owner, false});
-      } else if (e.sharers == 0) {
+      } else if (e.sharers.empty()) {
         o.next = {State::kModified, 0, home};
         o.apply_store = true;
         o.sends.push_back({MsgType::kStoreAck, s, false});
       } else {  // every copy goes, the requester's too: the home will own the block
         o.next = {State::kBusyWrite, e.sharers, -1};
-        o.pending = {MsgType::kStoreReq, s, std::popcount(e.sharers)};
-        for (int r = 0; r < 64; ++r)
-          if (e.sharers & bit(r)) o.sends.push_back({MsgType::kInval, r, false});
+        o.pending = {MsgType::kStoreReq, s, e.sharers.count()};
+        for (int r : e.sharers) o.sends.push_back({MsgType::kInval, r, false});  // rank order
       }
       return o;
     default:
@@ -129,11 +132,11 @@ HomeOutcome home_transition(int home, const HomeEntry& e, const HomePending& p,
       return on_request(home, e, p, ev);
     case MsgType::kInvalAck: {
       // Only while collecting acks, from a rank we invalidated and have not heard from.
-      if (e.state != State::kBusyWrite || e.owner != -1 || !(e.sharers & bit(ev.src)) ||
+      if (e.state != State::kBusyWrite || e.owner != -1 || !e.sharers.contains(ev.src) ||
           p.acks_left <= 0)
         impossible(e, ev);
       HomeOutcome o{e, p, {}};
-      o.next.sharers &= ~bit(ev.src);
+      o.next.sharers.erase(ev.src);
       if (--o.pending.acks_left == 0) finish(home, o);  // write atomicity: all acks first
       return o;
     }
@@ -144,7 +147,7 @@ HomeOutcome home_transition(int home, const HomeEntry& e, const HomePending& p,
       o.take_flush_data = true;
       if (e.state == State::kBusyRead) {
         finish(home, o);
-        o.next.sharers |= bit(ev.src);  // the old owner keeps a Shared copy
+        o.next.sharers.insert(ev.src);  // the old owner keeps a Shared copy
       } else {
         finish(home, o);
       }
@@ -159,7 +162,7 @@ HomeOutcome home_transition(int home, const HomeEntry& e, const HomePending& p,
       if (flush && ((e.state == State::kBusyRead) != (ev.nacked == MsgType::kFlush)))
         impossible(e, ev);
       if (ev.nacked == MsgType::kInval &&
-          (e.state != State::kBusyWrite || e.owner != -1 || !(e.sharers & bit(ev.src))))
+          (e.state != State::kBusyWrite || e.owner != -1 || !e.sharers.contains(ev.src)))
         impossible(e, ev);
       if (!flush && ev.nacked != MsgType::kInval) impossible(e, ev);
       return {e, p, {{ev.nacked, ev.src, false}}};
@@ -176,7 +179,7 @@ LocalAction home_access(int home, bool has_entry, const HomeEntry& e, Access acc
     if (home_owns || e.state == State::kShared) return LocalAction::kHit;
     return LocalAction::kSendRead;
   }
-  if (home_owns || (e.state == State::kShared && e.sharers == 0)) return LocalAction::kHit;
+  if (home_owns || (e.state == State::kShared && e.sharers.empty())) return LocalAction::kHit;
   return LocalAction::kSendWrite;
 }
 

@@ -8,21 +8,13 @@
 #include "comops/mpi/backend.hpp"
 #include "harness/measure.hpp"
 #include "harness/ops.hpp"
+#include "tests/mpi_world.hpp"
 
 namespace comops {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using test::world_rank;
+using test::world_size;
 
 std::unique_ptr<Backend> mpi_backend() {
   auto backends = make_mpi_family()->create();

@@ -6,15 +6,12 @@
 #include <cstdint>
 
 #include "comops/swcc/swcc.hpp"
+#include "tests/mpi_world.hpp"
 
 namespace comops::swcc {
 namespace {
 
-int world_size() {
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using test::world_size;
 
 // Messages sent by all ranks together since the last call (collective; the DSM barrier in
 // between is MPI's own and sends no DSM message).

@@ -13,20 +13,13 @@
 #include "comops/swcc/backend.hpp"
 #include "comops/swcc/swcc_comm.hpp"
 #include "harness/ops.hpp"
+#include "tests/mpi_world.hpp"
 
 namespace comops {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using test::world_rank;
+using test::world_size;
 
 // What spmd threw on this rank: its type ("failed" for ParticipantFailed, "error" for another
 // exception, "" for none) and message.

@@ -71,9 +71,11 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
             EXPECT_EQ(wrong, 0) << be->label() << " " << op_name(op) << " np=" << np
                                 << " bytes=" << a.bytes << " rank " << r;
             const Counters c = inst->counters();
-            ASSERT_EQ(c.size(), 7u);
+            ASSERT_EQ(c.size(), 8u);
             EXPECT_EQ(c[0].first, "hits");
-            EXPECT_EQ(c[6].first, "invalidations");
+            EXPECT_EQ(c[3].first, "bytes");
+            EXPECT_EQ(c[4].first, "packets");
+            EXPECT_EQ(c[7].first, "invalidations");
           });
         }
       }
@@ -105,9 +107,13 @@ TEST(SwccOps, ThroughTheHarness) {
         const PointResult r = measure_point(*be, a, o, pinning);
         if (rank != 0) continue;
         EXPECT_EQ(r.wrong, fault ? 1 : 0) << be->label() << " " << op_name(op);
-        ASSERT_EQ(r.counters.size(), 7u);
+        ASSERT_EQ(r.counters.size(), 8u);
         EXPECT_EQ(r.counters[2].first, "messages");
         EXPECT_GT(r.counters[2].second, 0) << be->label() << " " << op_name(op);
+        EXPECT_EQ(r.counters[4].first, "packets");
+        EXPECT_GT(r.counters[4].second, 0) << be->label() << " " << op_name(op);
+        // A packet carries at least one message.
+        EXPECT_LE(r.counters[4].second, r.counters[2].second) << be->label() << " " << op_name(op);
       }
     }
   }

@@ -2,6 +2,8 @@
 // request and messages; impossible cells throw ProtocolError.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include "comops/swcc/protocol.hpp"
 
 namespace comops::swcc {
@@ -11,7 +13,7 @@ constexpr int kHome = 0;
 std::uint64_t bit(int r) { return std::uint64_t{1} << r; }
 
 const HomeEntry kExclusive{State::kModified, 0, kHome};
-HomeEntry shared(std::uint64_t s) { return {State::kShared, s, -1}; }
+HomeEntry shared(const SharerSet& s) { return {State::kShared, s, -1}; }
 HomeEntry modified(int o) { return {State::kModified, 0, o}; }
 
 HomeOutcome run(const HomeEntry& e, MsgType t, int src, HomePending p = {},
@@ -214,6 +216,75 @@ TEST(SwccHome, LocalAccessChecks) {
             LocalAction::kSendRead);
   EXPECT_EQ(home_access(kHome, true, {State::kBusyWrite, 2, -1}, Access::kWrite),
             LocalAction::kSendWrite);
+}
+
+// Beyond 64 ranks (here 100): sharer sets live on the heap; every message and count stays exact.
+HomeEntry shared_of(std::initializer_list<int> ranks) { return shared(SharerSet::of(ranks)); }
+
+TEST(SwccHomeManyRanks, WriteInvalidatesExactlyTheOtherSharersInRankOrder) {
+  auto o = run(shared_of({3, 64, 70, 99}), MsgType::kWriteReq, 70);
+  EXPECT_EQ(o.next, (HomeEntry{State::kBusyWrite, SharerSet::of({3, 64, 99}), -1}));
+  EXPECT_EQ(o.pending, (HomePending{MsgType::kWriteReq, 70, 3}));
+  EXPECT_EQ(o.sends, (Sends{{MsgType::kInval, 3, false},
+                            {MsgType::kInval, 64, false},
+                            {MsgType::kInval, 99, false}}));
+  // Acks in any order; each one is counted once, the reply waits for the last.
+  auto a1 = run(o.next, MsgType::kInvalAck, 99, o.pending);
+  EXPECT_EQ(a1.next, (HomeEntry{State::kBusyWrite, SharerSet::of({3, 64}), -1}));
+  EXPECT_EQ(a1.pending.acks_left, 2);
+  EXPECT_TRUE(a1.sends.empty());
+  EXPECT_THROW(run(a1.next, MsgType::kInvalAck, 99, a1.pending), ProtocolError);  // twice
+  EXPECT_THROW(run(a1.next, MsgType::kInvalAck, 70, a1.pending), ProtocolError);  // requester
+  auto a2 = run(a1.next, MsgType::kInvalAck, 3, a1.pending);
+  EXPECT_EQ(a2.next, (HomeEntry{State::kBusyWrite, SharerSet::of({64}), -1}));
+  EXPECT_EQ(a2.pending.acks_left, 1);
+  EXPECT_TRUE(a2.sends.empty());
+  auto a3 = run(a2.next, MsgType::kInvalAck, 64, a2.pending);
+  EXPECT_EQ(a3.next, modified(70));
+  EXPECT_EQ(a3.pending, HomePending{});
+  EXPECT_EQ(a3.sends, (Sends{{MsgType::kWriteReply, 70, true}}));
+}
+TEST(SwccHomeManyRanks, HomeWriteAndStoreInvalidateEverySharer) {
+  auto w = run(shared_of({3, 64, 70, 99}), MsgType::kWriteReq, kHome);
+  EXPECT_EQ(w.next, (HomeEntry{State::kBusyWrite, SharerSet::of({3, 64, 70, 99}), -1}));
+  EXPECT_EQ(w.pending, (HomePending{MsgType::kWriteReq, kHome, 4}));
+  EXPECT_EQ(w.sends, (Sends{{MsgType::kInval, 3, false},
+                            {MsgType::kInval, 64, false},
+                            {MsgType::kInval, 70, false},
+                            {MsgType::kInval, 99, false}}));
+  auto st = run(shared_of({3, 64, 70, 99}), MsgType::kStoreReq, 64);  // the storer's copy too
+  EXPECT_EQ(st.pending, (HomePending{MsgType::kStoreReq, 64, 4}));
+  EXPECT_EQ(st.sends, w.sends);
+}
+TEST(SwccHomeManyRanks, UpgradeOfTheOnlySharerAbove64GrantsAtOnce) {
+  auto o = run(shared_of({99}), MsgType::kWriteReq, 99);
+  EXPECT_EQ(o.next, modified(99));
+  EXPECT_EQ(o.sends, (Sends{{MsgType::kWriteReply, 99, true}}));
+}
+TEST(SwccHomeManyRanks, ReadsAddSharersAndRefuseASharerAskingAgain) {
+  auto o = run(kExclusive, MsgType::kReadReq, 64);
+  EXPECT_EQ(o.next, shared_of({64}));
+  auto o2 = run(o.next, MsgType::kReadReq, 3);
+  EXPECT_EQ(o2.next, shared_of({3, 64}));
+  EXPECT_EQ(o2.sends, (Sends{{MsgType::kReadReply, 3, true}}));
+  EXPECT_TRUE(run(o2.next, MsgType::kReadReq, 64).nacked);
+  auto f = run({State::kBusyRead, 0, 80}, MsgType::kFlushData, 80, {MsgType::kReadReq, 90, 1});
+  EXPECT_EQ(f.next, shared_of({80, 90}));
+  EXPECT_EQ(f.sends, (Sends{{MsgType::kReadReply, 90, true}}));
+}
+TEST(SwccHomeManyRanks, RefusedInvalIsResentToThatSharer) {
+  const HomeEntry e{State::kBusyWrite, SharerSet::of({64, 99}), -1};
+  auto o = run(e, MsgType::kRemoteNack, 99, {MsgType::kWriteReq, 1, 2}, MsgType::kInval);
+  EXPECT_EQ(o.sends, (Sends{{MsgType::kInval, 99, false}}));
+  EXPECT_EQ(o.next, e);
+  EXPECT_THROW(run(e, MsgType::kRemoteNack, 98, {MsgType::kWriteReq, 1, 2}, MsgType::kInval),
+               ProtocolError);
+}
+TEST(SwccHomeManyRanks, LocalAccessSeesSharersAbove64) {
+  EXPECT_EQ(home_access(kHome, true, shared_of({99}), Access::kWrite), LocalAction::kSendWrite);
+  SharerSet gone = SharerSet::of({99});
+  gone.erase(99);  // empty, still on the heap
+  EXPECT_EQ(home_access(kHome, true, shared(gone), Access::kWrite), LocalAction::kHit);
 }
 
 }  // namespace

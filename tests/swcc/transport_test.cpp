@@ -14,21 +14,13 @@
 #include <vector>
 
 #include "comops/swcc/transport.hpp"
+#include "tests/mpi_world.hpp"
 
 namespace comops::swcc {
 namespace {
 
-int world_rank() {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-int world_size() {
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using test::world_rank;
+using test::world_size;
 
 struct Got {
   MsgHeader h;

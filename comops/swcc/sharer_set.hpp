@@ -37,15 +37,7 @@ class SharerSet {
     else
       copy_heap(o);
   }
-  SharerSet(SharerSet&& o) noexcept : n_(o.n_) {
-    if (n_ == 0) {
-      inline_ = o.inline_;
-    } else {
-      heap_ = o.heap_;
-      o.n_ = 0;
-      o.inline_ = 0;
-    }
-  }
+  SharerSet(SharerSet&& o) noexcept { take(o); }
   SharerSet& operator=(const SharerSet& o) {
     if (this != &o) {
       if (n_ == 0 && o.n_ == 0)
@@ -58,14 +50,7 @@ class SharerSet {
   SharerSet& operator=(SharerSet&& o) noexcept {
     if (this != &o) {
       release();
-      n_ = o.n_;
-      if (n_ == 0) {
-        inline_ = o.inline_;
-      } else {
-        heap_ = o.heap_;
-        o.n_ = 0;
-        o.inline_ = 0;
-      }
+      take(o);
     }
     return *this;
   }
@@ -165,6 +150,17 @@ class SharerSet {
   std::uint64_t* mutable_data() { return n_ == 0 ? &inline_ : heap_; }
   void release() {
     if (n_ != 0) delete[] heap_;
+  }
+  /// Takes o's words (this holds none); o is left the empty inline set.
+  void take(SharerSet& o) noexcept {
+    n_ = o.n_;
+    if (n_ == 0) {
+      inline_ = o.inline_;
+    } else {
+      heap_ = o.heap_;
+      o.n_ = 0;
+      o.inline_ = 0;
+    }
   }
   void insert_slow(int r);
   void copy_heap(const SharerSet& o);

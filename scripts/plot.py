@@ -122,18 +122,20 @@ class Plotter:
             handles.append(self.Line2D([], [], linestyle="none", marker="o", color="0.3",
                                        markerfacecolor="white"))
             labels.append(FLAG_TEXT)
-        ax.legend(handles, labels, fontsize=7, loc="best", framealpha=0.85)
+        # Outside the axes, on the right: inside, it hid the slowest backends' lines.
+        ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  borderaxespad=0.0)
         ax.grid(True, which="major", alpha=0.3)
         self.footer(fig, extra_footer)
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         path = os.path.join(self.out_dir, f"{name}.{self.fmt}")
         metadata = {"Date": None} if self.fmt in ("svg", "pdf") else None
-        fig.savefig(path, dpi=self.dpi, metadata=metadata)
+        fig.savefig(path, dpi=self.dpi, metadata=metadata, bbox_inches="tight")
         self.plt.close(fig)
         self.written.append(path)
 
     def new_axes(self, title):
-        fig, ax = self.plt.subplots(figsize=(8, 5))
+        fig, ax = self.plt.subplots(figsize=(10, 5))
         ax.set_title(f"{title} - {self.results.context.get('host', 'unknown host')}")
         return fig, ax
 

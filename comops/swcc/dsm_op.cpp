@@ -18,14 +18,10 @@ DsmOpBase::~DsmOpBase() { comm_.attach(nullptr); }
 
 Counters DsmOpBase::counters() const {
   const Stats s = engine_->stats();
-  return {{"hits", s.hits},
-          {"misses", s.misses},
-          {"messages", s.messages},
-          {"bytes", s.bytes},
-          {"packets", s.packets},
-          {"nacks", s.nacks},
-          {"retries", s.retries},
-          {"invalidations", s.invalidations}};
+  return {{"hits", s.hits},         {"misses", s.misses},
+          {"messages", s.messages}, {"bytes", s.bytes},
+          {"packets", s.packets},   {"nacks", s.nacks},
+          {"retries", s.retries},   {"invalidations", s.invalidations}};
 }
 
 std::size_t segment_for(std::size_t bytes, int np) {

@@ -63,8 +63,9 @@ void SwccComm::check() {
   int len = 0;
   MPI_Get_count(&st, MPI_CHAR, &len);
   failed_ = true;  // the failing participant told everybody itself
-  throw ParticipantFailed(fmt::format("participant {} of {} failed: {}", st.MPI_SOURCE, size(),
-                                      std::string(abort_text_.data(), static_cast<std::size_t>(len))));
+  throw ParticipantFailed(
+      fmt::format("participant {} of {} failed: {}", st.MPI_SOURCE, size(),
+                  std::string(abort_text_.data(), static_cast<std::size_t>(len))));
 }
 
 void SwccComm::fail(const std::string& what) {

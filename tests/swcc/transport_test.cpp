@@ -2,6 +2,8 @@
 // logical and packet counts, delivery complete and in order with exact payloads, flush and poll
 // semantics, fault injection on logical messages, messages to self, and a two-way flood past the
 // in-flight cap.
+#include "comops/swcc/transport.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -13,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "comops/swcc/transport.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace comops::swcc {
@@ -60,8 +61,8 @@ std::string mismatch(const Got& g, int src, int dest, std::uint64_t i, std::uint
            ": got tag " + std::to_string(g.h.tag) + " len " + std::to_string(g.h.len);
   for (std::size_t j = 0; j < len; ++j)
     if (g.payload[j] != byte_of(src, dest, i, j))
-      return "payload byte " + std::to_string(j) + " of message " + std::to_string(i) +
-             " from " + std::to_string(src);
+      return "payload byte " + std::to_string(j) + " of message " + std::to_string(i) + " from " +
+             std::to_string(src);
   return {};
 }
 
@@ -70,7 +71,8 @@ bool poll_until(Transport& t, std::vector<Got>& got, std::size_t n, double timeo
   const double deadline = MPI_Wtime() + timeout_s;
   while (got.size() < n || t.held() > 0) {
     t.poll([&](const MsgHeader& h, const std::uint8_t* p) {
-      got.push_back({h, h.len ? std::vector<std::uint8_t>(p, p + h.len) : std::vector<std::uint8_t>{}});
+      got.push_back(
+          {h, h.len ? std::vector<std::uint8_t>(p, p + h.len) : std::vector<std::uint8_t>{}});
     });
     if (MPI_Wtime() > deadline) return false;
   }
@@ -95,8 +97,8 @@ std::int64_t packets_for(const std::vector<std::size_t>& sizes, std::size_t limi
 // Checks that `got` holds exactly `n` messages from every other rank, each sender's in the order
 // sent, with lengths len(i), and no message from this rank.
 template <class Len>
-void expect_in_order_from_every_peer(const std::vector<Got>& got, int me, int size,
-                                     std::uint64_t n, Len&& len) {
+void expect_in_order_from_every_peer(const std::vector<Got>& got, int me, int size, std::uint64_t n,
+                                     Len&& len) {
   std::map<int, std::uint64_t> next;
   std::string first_error;
   std::size_t errors = 0;
@@ -145,8 +147,7 @@ TEST(SwccTransport, ManySmallMessagesArriveCompleteInOrderInFewerPackets) {
     EXPECT_EQ(t.bytes_sent(), bytes * peers);
     EXPECT_EQ(t.packets_sent(), packets_for(sizes, t.packet_bytes()) * peers);
     EXPECT_LT(t.packets_sent() * 100, t.messages_sent());  // > 100 messages a packet
-    ASSERT_TRUE(poll_until(t, got, kN * static_cast<std::uint64_t>(peers)))
-        << "got " << got.size();
+    ASSERT_TRUE(poll_until(t, got, kN * static_cast<std::uint64_t>(peers))) << "got " << got.size();
     EXPECT_EQ(t.packets_sent(), packets_for(sizes, t.packet_bytes()) * peers)
         << "polling with nothing to send sent packets";
     MPI_Barrier(MPI_COMM_WORLD);
@@ -171,7 +172,7 @@ TEST(SwccTransport, EqualMessagesMakeExactlyCeilOfBytesOverLimitPackets) {
     t.flush();
     EXPECT_EQ(t.packets_sent(), (total + limit - 1) / limit);
     EXPECT_EQ(t.packets_sent(), 6);  // 3000 x 64 B over 32 KiB
-    t.flush();  // nothing pending: no packet
+    t.flush();                       // nothing pending: no packet
     EXPECT_EQ(t.packets_sent(), 6);
     EXPECT_EQ(t.messages_sent(), static_cast<std::int64_t>(kN));
     EXPECT_EQ(t.bytes_sent(), total);
@@ -192,8 +193,8 @@ TEST(SwccTransport, MessageAsLargeAsTheMaxPayloadGoesThrough) {
   // 4096: the largest block (the packet limit stays 32 KiB); 100000: larger than the packet
   // limit, which grows to fit the message.
   for (std::uint32_t max_payload : {4096u, 100000u}) {
-    const std::vector<std::uint32_t> lens = {10, max_payload, max_payload, 0, max_payload - 1,
-                                             max_payload, 5, 7};
+    const std::vector<std::uint32_t> lens = {
+        10, max_payload, max_payload, 0, max_payload - 1, max_payload, 5, 7};
     auto len = [&](std::uint64_t i) { return lens[i]; };
     std::vector<Got> got;
     {

@@ -1,5 +1,5 @@
 // Google Benchmark: the swcc DSM's local access paths against plain loads, in ns per access.
-//   plain load, sequential and random over a 128 KiB buffer (the baseline)
+//   plain load and plain store, sequential and random over a 128 KiB buffer (the baselines)
 //   home fast path read (the rank's own block, no directory entries in its row)
 //   home read with a probe (the row holds entries, so every access probes the directory)
 //   cached hit read and write, sequential and random (blocks homed at rank 1, already Shared
@@ -57,6 +57,20 @@ void BM_PlainLoad(benchmark::State& state) {
   benchmark::DoNotOptimize(sum);
 }
 
+// The baseline of the write hits.
+template <bool kRandom>
+void BM_PlainStore(benchmark::State& state) {
+  std::int64_t* p = g.plain.data();
+  std::size_t i = 0;
+  std::int64_t v = 1;
+  for (auto _ : state) {
+    p[at<kRandom>(i)] = v;
+    ++v;
+    i = (i + 1) & (kElems - 1);
+  }
+  benchmark::ClobberMemory();
+}
+
 template <bool kRandom>
 void hit_read_loop(benchmark::State& state, int home, std::uint64_t base) {
   Dsm<kB>& d = *g.d;
@@ -109,6 +123,8 @@ void register_all(int nranks) {
   };
   reg("plain_load/seq", BM_PlainLoad<false>);
   reg("plain_load/random", BM_PlainLoad<true>);
+  reg("plain_store/seq", BM_PlainStore<false>);
+  reg("plain_store/random", BM_PlainStore<true>);
   reg("home_fast_path_read/seq", BM_HomeFastPathRead<false>);
   reg("home_fast_path_read/random", BM_HomeFastPathRead<true>);
   if (nranks >= 2) {

@@ -174,8 +174,10 @@ class Dsm {
     if (__builtin_expect(Engine::key(home, off >> kShift) != m.key, 0) &&
         !remember_write(home, off))
       return false;
-    std::memcpy(m.base + (off & (B - 1)), src, len);
-    ++e_.hit_counter();
+    std::int64_t& hits = e_.hit_counter();
+    std::uint8_t* dst = m.base + (off & (B - 1));
+    ++hits;  // before the copy, which may alias anything
+    std::memcpy(dst, src, len);
     return true;
   }
 

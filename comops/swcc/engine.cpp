@@ -115,7 +115,6 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
     if (home_access(rank_, e != nullptr, he, swcc::Access::kWrite) != LocalAction::kHit)
       return false;
     if (e && e->state == State::kShared) {  // no sharers left: silently take it
-      forget_hits();
       e->state = State::kModified;
       e->owner = rank_;
     }
@@ -147,7 +146,6 @@ void Engine::send_request(int home, std::uint64_t block, MsgType type) { send(ho
 void Engine::enqueue(int home, std::uint64_t off, Access a) {
   const std::uint64_t blk = off >> block_shift_;
   const std::uint64_t k = key(home, blk);
-  forget_hits();  // may create an entry
   ++stats_.misses;
   ++outstanding_;
   auto it = requests_.find(k);

@@ -68,10 +68,10 @@ class Engine {
     return (static_cast<std::uint64_t>(home) << 48) | block;
   }
   /// The last block an inline access hit, for reads and for writes: Dsm<B> compares one key
-  /// before it probes the directory, so a run of accesses to one block skips the probe. Valid
-  /// only while no directory entry changed: every message delivery and every slow path that
-  /// changes an entry clears both (forget_hits), and only the one thread using the Dsm changes
-  /// entries, inside engine calls.
+  /// before it probes the directory, so a run of accesses to one block skips the probe. A memo
+  /// only ever holds a permission the entry grants; entries lose permissions only in the
+  /// message handlers, so every message delivery clears both (forget_hits). Other entry changes
+  /// (a new Invalid entry, the home's silent upgrade) grant nothing a memo could hold.
   struct HitMemo {
     static constexpr std::uint64_t kNone = ~std::uint64_t{0};
     std::uint64_t key = kNone;

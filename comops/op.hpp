@@ -47,6 +47,22 @@ struct Args {
   int root = 0;           ///< root of rooted collectives; ping-pong runs between 0 and 1
 };
 
+/// Where the participants of one point live: participant i runs on MPI world rank ranks[i].
+/// Process backends take it as it is (participant 0 is world rank 0, no rank twice); thread
+/// backends run size() threads in world rank 0's process.
+struct Group {
+  std::vector<int> ranks;
+  int size() const { return static_cast<int>(ranks.size()); }
+  /// World ranks 0 .. np-1 (a single node, or the launcher's order).
+  static Group first(int np) {
+    Group g;
+    for (int r = 0; r < np; ++r) g.ranks.push_back(r);
+    return g;
+  }
+  bool operator==(const Group&) const = default;
+  bool operator<(const Group& o) const { return ranks < o.ranks; }
+};
+
 /// One participant's private buffers, allocated and owned by the harness (page aligned, touched
 /// on the participant's bound core). Sizes are in elements.
 struct Buffers {
@@ -110,11 +126,14 @@ class Backend {
   /// Largest participant count this backend can run in this process group (for processes: the
   /// MPI world size; for threads: any).
   virtual int max_participants() const = 0;
-  /// Called on every MPI world rank, in the same order everywhere: runs body(comm) once per
-  /// participant and returns on every world rank when this rank's share is done. Participant 0
-  /// must run on world rank 0. An exception thrown by body on any participant must come out of
-  /// spmd on world rank 0 (threads: never escape the parallel region; never hang the others).
-  virtual void spmd(int np, const std::function<void(Comm&)>& body) = 0;
+  /// Called on every MPI world rank, in the same order everywhere with the same group: runs
+  /// body(comm) once per participant of the group and returns on every world rank when this
+  /// rank's share is done. Participant 0 runs on world rank 0. An exception thrown by body on any
+  /// participant must come out of spmd on world rank 0 (threads: never escape the parallel
+  /// region; never hang the others).
+  virtual void spmd(const Group& group, const std::function<void(Comm&)>& body) = 0;
+  /// spmd on world ranks 0 .. np-1.
+  void spmd(int np, const std::function<void(Comm&)>& body) { spmd(Group::first(np), body); }
   /// Backend facts for the JSON context (library version, scheme, block size, ...).
   virtual nlohmann::json context() const { return nlohmann::json::object(); }
 };

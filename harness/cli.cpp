@@ -174,7 +174,19 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("-r,--repetitions", c.measure.repetitions, "Timed repetitions per point")
       ->capture_default_str();
   app.add_option("--seed", c.measure.seed, "Validation seed")->capture_default_str();
-  app.add_option("--bind", bind, "Core binding of participants: compact, spread or none")
+  app.add_option("--bind", bind,
+                 "Core binding of participants, on each node by the participant's index among "
+                 "the point's participants on that node: compact, spread or none")
+      ->capture_default_str();
+  std::string placement = "packed";
+  app.add_option("--placement", placement,
+                 "Which MPI ranks take part in a point on several nodes: packed (fill rank 0's "
+                 "node, then the next) or spread (round-robin over the nodes)")
+      ->capture_default_str();
+  app.add_option("--pair", c.pair,
+                 "Ping-pong pair: intra (both on rank 0's node), inter (rank 0 and a rank of "
+                 "another node), both (two rows per size), auto (both on several nodes, intra "
+                 "on one)")
       ->capture_default_str();
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
@@ -232,6 +244,13 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError("--warmup must be at least 0");
   if (c.measure.repetitions < 1) throw UsageError("--repetitions must be at least 1");
   c.bind = parse_bind_policy(bind);
+  c.placement = parse_placement(placement);
+  if (c.pair != "auto" && c.pair != "intra" && c.pair != "inter" && c.pair != "both")
+    throw UsageError(
+        fmt::format("unknown --pair '{}' (expected intra, inter, both or auto)", c.pair));
+  if (app.count("--pair") &&
+      std::find(c.ops.begin(), c.ops.end(), OpKind::kPingpong) == c.ops.end())
+    throw UsageError("--pair applies to pingpong, which --op does not select");
   if (c.progress != "auto" && c.progress != "always" && c.progress != "never")
     throw UsageError(
         fmt::format("unknown --progress '{}' (expected auto, always or never)", c.progress));

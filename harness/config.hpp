@@ -8,6 +8,7 @@
 #include "comops/op.hpp"
 #include "harness/measure.hpp"
 #include "harness/pinning.hpp"
+#include "harness/placement.hpp"
 
 namespace comops {
 
@@ -31,6 +32,9 @@ struct Config {
   int size_np = 0;                    ///< participants of the size tables (0: chosen)
   MeasureOptions measure;
   BindPolicy bind = BindPolicy::kCompact;
+  PlacementPolicy placement = PlacementPolicy::kPacked;  ///< --placement
+  std::string pair = "auto";                             ///< --pair as given
+  std::vector<Pair> pairs;  ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
   bool limits = true;             ///< measure the machine limits
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)

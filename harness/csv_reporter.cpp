@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/ops.hpp"
+#include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/stats.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 constexpr const char* kHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair";
 
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
 
@@ -29,12 +30,13 @@ class CsvReporter final : public Reporter {
     const auto& p = r.point;
     out_ << fmt::format(
                 "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
-                "\"\n",
+                "\",{},\"{}\",{}\n",
                 p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
                 p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us),
                 max_of(p.rep_max_us), num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps),
                 num(r.memcpy_GBps), p.wrong, r.oversubscribed ? 1 : 0, r.contended ? 1 : 0,
-                num(r.cpu_stall_us), fmt::join(p.cores, " "))
+                num(r.cpu_stall_us), fmt::join(p.cores, " "), p.nodes, fmt::join(p.hosts, " "),
+                pair_name(p.pair))
          << std::flush;
     if (!out_) throw RuntimeError(fmt::format("cannot write {}", path_));
   }

@@ -10,8 +10,11 @@
 #include "harness/cli.hpp"
 #include "harness/launcher.hpp"
 #include "harness/metadata.hpp"
+#include "harness/node_limits.hpp"
+#include "harness/nodes.hpp"
 #include "harness/noise.hpp"
 #include "harness/ops.hpp"
+#include "harness/placement.hpp"
 #include "harness/progress.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
@@ -44,6 +47,7 @@ void check_memory(const std::vector<Point>& points) {
 }
 
 std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const MachineLimits& limits,
+                                                      const NodeMap& nodes,
                                                       const nlohmann::json& context) {
   if (!c.out.dir.empty()) {
     std::error_code ec;
@@ -51,7 +55,7 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const Mac
     if (ec) throw RuntimeError(fmt::format("cannot create {}: {}", c.out.dir, ec.message()));
   }
   std::vector<std::unique_ptr<Reporter>> reps;
-  reps.push_back(make_table_reporter(c.out.table, c, limits));
+  reps.push_back(make_table_reporter(c.out.table, c, limits, nodes));
   if (!c.out.csv.empty()) reps.push_back(make_csv_reporter(c.out.csv));
   if (!c.out.json.empty()) reps.push_back(make_json_reporter(c.out.json, context));
   if (!c.out.gbench_json.empty()) reps.push_back(make_gbench_reporter(c.out.gbench_json, context));
@@ -87,7 +91,9 @@ int run_in_world(World& world, Config& config,
         for (auto& b : f->create()) backends.push_back(std::move(b));
   const bool process_backends = needs_processes(config, families);
   Pinning pinning(config.bind);
+  const NodeMap nodes = discover_nodes(pinning);
   finalize_config(config, world.size(), under_launcher(), process_backends, pinning.cores());
+  config.pairs = resolve_pairs(config.pair, nodes, process_backends);
   for (const auto& b : backends)
     if (max_np(config) > b->max_participants())
       throw UsageError(fmt::format("{} runs at most {} participants here, np={} was asked for",
@@ -95,25 +101,33 @@ int run_in_world(World& world, Config& config,
   std::vector<std::string> skipped;
   const std::vector<Point> points = build_sweep(config, backends, &skipped);
   check_memory(points);
+  // Every point's participants, before anything runs (a placement that cannot be made is a
+  // usage error on every rank).
+  std::vector<Placement> placements;
+  for (const Point& p : points)
+    placements.push_back(backends[p.backend]->participants() == Participants::kProcesses
+                             ? place_processes(nodes, p.np, config.placement, p.pair)
+                             : place_threads(nodes, p.np, p.pair));
 
-  // Rank 0 measures the machine and opens the outputs while the others wait quietly.
-  MachineLimits limits;
+  // Each node's lowest rank measures its node while the other ranks wait quietly; then the
+  // network between the first two nodes; then rank 0 opens the outputs.
+  const auto idle = world.is_root() ? cpu_idle_share(200) : std::nullopt;
+  std::vector<std::size_t> memcpy_sizes = config.sizes;
+  memcpy_sizes.push_back(config.np_bytes);
+  const std::vector<NodeFacts> facts =
+      survey_nodes(world, nodes, pinning, memcpy_sizes, config.limits);
+  MachineLimits limits = world.is_root() ? facts.at(0).limits : MachineLimits{};
+  if (config.limits) limits.network = measure_network(world, nodes, pinning);
   std::vector<std::unique_ptr<Reporter>> reporters;
   std::string failure;
   const bool psi = cpu_stall_total_us().has_value();
   if (world.is_root()) {
     try {
       for (const auto& s : skipped)
-        fmt::print(stderr, "comops: note: {} is not implemented, skipped\n", s);
-      const auto idle = cpu_idle_share(200);
-      if (config.limits) {
-        measure_cacheline(pinning, limits);
-        std::vector<std::size_t> sizes = config.sizes;
-        sizes.push_back(config.np_bytes);
-        measure_memcpy(pinning, sizes, limits);
-      }
-      const auto context = run_context(config, world.size(), pinning, limits, idle, psi, backends);
-      reporters = open_reporters(config, limits, context);
+        fmt::print(stderr, "comops: note: {}, skipped\n", s);
+      const auto context = run_context(config, world.size(), pinning, limits, idle, psi, backends,
+                                       nodes, facts);
+      reporters = open_reporters(config, limits, nodes, context);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -124,10 +138,12 @@ int run_in_world(World& world, Config& config,
 
   Progress progress(config.progress, points.size());
   std::int64_t wrong = 0;
-  for (const Point& p : points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& p = points[i];
+    const Placement& placement = placements[i];
     Backend& backend = *backends[p.backend];
     const Args args = args_for(p);
-    const bool over = pinning.oversubscribed(p.np);
+    const bool over = placement.oversubscribed;
     if (world.is_root())
       progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
                                 format_size(p.bytes)));
@@ -136,7 +152,8 @@ int run_in_world(World& world, Config& config,
     PointResult result;
     std::string error;
     try {
-      result = measure_point(backend, args, options_for(config, p, over), pinning);
+      result = measure_point(backend, args, options_for(config, p, over), pinning, placement);
+      for (int node : placement.node) result.hosts.push_back(nodes.host[static_cast<std::size_t>(node)]);
     } catch (const std::exception& e) {
       error = e.what();
     }

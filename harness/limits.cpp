@@ -111,7 +111,25 @@ nlohmann::json to_json(const MachineLimits& l) {
     j["cacheline_rtt_us"] = nullptr;
     j["cacheline_cores"] = nlohmann::json::array();
   }
+  if (l.network)
+    j["network"] = {{"ranks", {l.network->rank_a, l.network->rank_b}},
+                    {"hosts", {l.network->host_a, l.network->host_b}},
+                    {"rtt_8B_us", l.network->rtt_us},
+                    {"bw_bytes", l.network->bw_bytes},
+                    {"bw_GBps", l.network->bw_GBps}};
   return j;
+}
+
+MachineLimits limits_from_json(const nlohmann::json& j) {
+  MachineLimits l;
+  if (!j.at("cacheline_rtt_us").is_null()) {
+    l.cacheline_rtt_us = j.at("cacheline_rtt_us").get<double>();
+    l.core_a = j.at("cacheline_cores").at(0).get<int>();
+    l.core_b = j.at("cacheline_cores").at(1).get<int>();
+  }
+  for (const auto& m : j.at("memcpy"))
+    l.memcpy_GBps[m.at("bytes").get<std::size_t>()] = m.at("bw_GBps").get<double>();
+  return l;
 }
 
 }  // namespace comops

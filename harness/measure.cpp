@@ -46,10 +46,12 @@ void agree(Comm& comm, bool failed, const std::string& what) {
 // Runs on one participant; participant 0 writes `out`.
 void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
                             const MeasureOptions& opt, int iterations, int warmup,
-                            const Pinning& pinning, PointResult& out) {
+                            const Pinning& pinning, const Placement& placement,
+                            PointResult& out) {
   const int rank = comm.rank();
   const int np = comm.size();
-  const int core = pinning.bind_self(rank, np);
+  const auto me = static_cast<std::size_t>(rank);
+  const int core = pinning.bind_self(placement.local_index.at(me), placement.local_count.at(me));
 
   Buffers bufs;
   ElemBuffer send, recv;
@@ -167,7 +169,7 @@ int iterations_for(std::size_t bytes) {
 int warmup_for(int iterations) { return std::max(2, iterations / 10); }
 
 PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
-                          const Pinning& pinning) {
+                          const Pinning& pinning, const Placement& placement) {
   const OpFactory factory = backend.op(args.op);
   if (!factory)
     throw UsageError(
@@ -179,10 +181,23 @@ PointResult measure_point(Backend& backend, const Args& args, const MeasureOptio
   out.iterations = opt.iterations > 0 ? opt.iterations : iterations_for(args.bytes);
   out.warmup = opt.warmup >= 0 ? opt.warmup : warmup_for(out.iterations);
   out.repetitions = opt.repetitions;
-  backend.spmd(args.np, [&](Comm& comm) {
-    measure_on_participant(comm, args, factory, opt, out.iterations, out.warmup, pinning, out);
+  out.nodes = placement.nodes;
+  out.pair = placement.pair;
+  if (placement.group.size() != args.np)
+    throw RuntimeError(fmt::format("placement of {} participants for np={}",
+                                   placement.group.size(), args.np));
+  backend.spmd(placement.group, [&](Comm& comm) {
+    measure_on_participant(comm, args, factory, opt, out.iterations, out.warmup, pinning,
+                           placement, out);
   });
   return out;
+}
+
+PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
+                          const Pinning& pinning) {
+  const NodeMap one = single_node_map(std::max(args.np, 1));
+  Placement placement = place_threads(one, args.np, Pair::kNone);
+  return measure_point(backend, args, opt, pinning, placement);
 }
 
 }  // namespace comops

@@ -8,6 +8,7 @@
 
 #include "comops/op.hpp"
 #include "harness/pinning.hpp"
+#include "harness/placement.hpp"
 
 namespace comops {
 
@@ -40,12 +41,21 @@ struct PointResult {
   std::vector<double> rep_max_us;  ///< max over timed ranks of each repetition
   std::int64_t wrong = 0;          ///< wrong elements over all participants
   std::vector<int> cores;          ///< core of each participant (-1: unbound)
+  std::vector<std::string> hosts;  ///< host of each participant (filled by the driver)
+  int nodes = 1;                   ///< nodes the participants span
+  Pair pair = Pair::kNone;         ///< ping-pong: where participant 1 sat
   Counters counters;               ///< backend counters of the timed iterations, summed
 };
 
-/// Measures one point. Collective over every MPI world rank (call it everywhere, in the same
-/// order). Throws RuntimeError on every rank that knows of a failure (allocation, backend);
-/// the failure is agreed by all participants before timing, so no participant is left waiting.
+/// Measures one point on the participants of `placement`, each bound by its index among the
+/// point's participants on its own node. Collective over every MPI world rank (call it
+/// everywhere, in the same order). Throws RuntimeError on every rank that knows of a failure
+/// (allocation, backend); the failure is agreed by all participants before timing, so no
+/// participant is left waiting.
+PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& options,
+                          const Pinning& pinning, const Placement& placement);
+
+/// The same on world ranks (or threads) 0 .. np-1 of one node.
 PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& options,
                           const Pinning& pinning);
 

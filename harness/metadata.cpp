@@ -22,18 +22,26 @@ std::string utc_now() {
   return buf;
 }
 
-std::string host_name() {
-  char buf[256] = {};
-  ::gethostname(buf, sizeof buf - 1);
-  return buf;
-}
-
 }  // namespace
 
 nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinning,
                            const MachineLimits& limits, std::optional<double> idle_share,
                            bool psi_available,
-                           const std::vector<std::unique_ptr<Backend>>& backends) {
+                           const std::vector<std::unique_ptr<Backend>>& backends,
+                           const NodeMap& nodes, const std::vector<NodeFacts>& facts) {
+  nlohmann::json node_list = nlohmann::json::array();
+  for (int n = 0; n < nodes.nodes(); ++n) {
+    const auto i = static_cast<std::size_t>(n);
+    nlohmann::json node = {{"node", n},
+                           {"host", nodes.host[i]},
+                           {"cores", nodes.cores[i]},
+                           {"ranks", nodes.ranks[i]}};
+    if (i < facts.size()) {
+      node["topology"] = facts[i].topology;
+      node["limits"] = to_json(facts[i].limits);
+    }
+    node_list.push_back(node);
+  }
   nlohmann::json ops = nlohmann::json::array();
   for (OpKind op : c.ops) ops.push_back(std::string(op_name(op)));
   nlohmann::json backend_facts = nlohmann::json::object();
@@ -43,7 +51,7 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
   };
   return {
       {"date", utc_now()},
-      {"host", host_name()},
+      {"host", nodes.host.at(0)},
       {"git_sha", kGitSha},
       {"comops_version", kVersion},
       {"mpi_library", World::library_version()},
@@ -60,9 +68,12 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
         {"warmup", opt_int(c.measure.warmup, c.measure.warmup >= 0)},
         {"repetitions", c.measure.repetitions},
         {"seed", c.measure.seed},
-        {"bind", bind_policy_name(c.bind)}}},
+        {"bind", bind_policy_name(c.bind)},
+        {"placement", placement_name(c.placement)},
+        {"pair", c.pair}}},
       {"topology", pinning.summary()},
       {"world_size", world_size},
+      {"nodes", node_list},
       {"cpu_idle_share", idle_share ? nlohmann::json(*idle_share) : nlohmann::json(nullptr)},
       {"psi_available", psi_available},
       {"oversubscribed", false},

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "comops/op.hpp"
 
 namespace comops {
@@ -87,6 +89,24 @@ int Pinning::bind_self_to_core(int core) const {
   if (rc != 0)
     throw RuntimeError(fmt::format("hwloc could not bind a participant to core {}", core));
   return first_cpu;
+}
+
+std::string Pinning::allowed_list() const {
+  char* text = nullptr;
+  hwloc_bitmap_list_asprintf(&text, allowed_);
+  std::string out = text != nullptr ? text : "";
+  std::free(text);
+  return out;
+}
+
+int Pinning::cores_in_union(const std::vector<std::string>& pu_lists) const {
+  hwloc_bitmap_t all = hwloc_bitmap_alloc(), one = hwloc_bitmap_alloc();
+  for (const auto& list : pu_lists)
+    if (hwloc_bitmap_list_sscanf(one, list.c_str()) == 0) hwloc_bitmap_or(all, all, one);
+  const int n = static_cast<int>(allowed_cores(topo_, all).size());
+  hwloc_bitmap_free(one);
+  hwloc_bitmap_free(all);
+  return n;
 }
 
 void Pinning::unbind_self() const { hwloc_set_cpubind(topo_, allowed_, HWLOC_CPUBIND_THREAD); }

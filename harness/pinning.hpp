@@ -40,8 +40,12 @@ class Pinning {
   /// Undoes bind_self for the calling thread (back to the whole allowed set).
   void unbind_self() const;
 
-  /// True when np participants cannot each have a core of their own.
-  bool oversubscribed(int np) const { return np > cores(); }
+  /// The PUs this process may run on, as an hwloc list ("0-3,8").
+  std::string allowed_list() const;
+
+  /// Cores of this machine that intersect the union of the PU lists (what the ranks of one node
+  /// may use together); a list that does not parse counts as empty.
+  int cores_in_union(const std::vector<std::string>& pu_lists) const;
 
   /// Packages, NUMA nodes, cores, PUs and a one-line summary for the JSON context.
   nlohmann::json summary() const;

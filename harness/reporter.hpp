@@ -8,6 +8,7 @@
 
 #include "harness/config.hpp"
 #include "harness/limits.hpp"
+#include "harness/nodes.hpp"
 #include "harness/row.hpp"
 
 namespace comops {
@@ -32,8 +33,9 @@ std::unique_ptr<Reporter> make_json_reporter(const std::string& path, nlohmann::
 /// Google Benchmark JSON (one entry per repetition plus mean/median/stddev), rewritten per row.
 std::unique_ptr<Reporter> make_gbench_reporter(const std::string& path,
                                                const nlohmann::json& context);
-/// The readable tables, printed to stdout (and written to path if not empty) at the end.
+/// The readable tables, printed to stdout (and written to path if not empty) at the end; on
+/// several nodes they say which host each node is.
 std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
-                                              const MachineLimits& limits);
+                                              const MachineLimits& limits, const NodeMap& nodes);
 
 }  // namespace comops

@@ -56,11 +56,14 @@ nlohmann::json to_json(const Row& r) {
       {"wrong", p.wrong},
       {"oversubscribed", r.oversubscribed},
       {"cores", p.cores},
+      {"hosts", p.hosts},
+      {"nodes", p.nodes},
       {"cpu_stall_us", opt(r.cpu_stall_us)},
       {"contended", r.contended},
       {"tables", tables},
   };
   if (p.args.op == OpKind::kPingpong) {
+    j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);
   }
@@ -73,8 +76,9 @@ nlohmann::json to_json(const Row& r) {
 }
 
 std::string point_name(const PointResult& p) {
-  return fmt::format("{}/{}/np:{}/bytes:{}", p.backend, op_name(p.args.op), p.args.np,
-                     p.args.bytes);
+  // Intra-node ping-pong keeps the name it had before pairs existed.
+  return fmt::format("{}/{}/np:{}/bytes:{}{}", p.backend, op_name(p.args.op), p.args.np,
+                     p.args.bytes, p.pair == Pair::kInter ? "/pair:inter" : "");
 }
 
 }  // namespace comops

@@ -16,17 +16,36 @@ std::vector<Point> build_sweep(const Config& c,
   for (std::size_t b = 0; b < backends.size(); ++b) {
     for (OpKind op : c.ops) {
       if (!backends[b]->op(op)) {
-        if (skipped) skipped->push_back(fmt::format("{}: {}", backends[b]->label(), op_name(op)));
+        if (skipped)
+          skipped->push_back(
+              fmt::format("{}: {} is not implemented", backends[b]->label(), op_name(op)));
         continue;
       }
-      auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
+      std::vector<Pair> pairs{Pair::kNone};
+      if (op == OpKind::kPingpong) {
+        pairs.clear();
+        for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
+          if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {
+            if (skipped)
+              skipped->push_back(fmt::format(
+                  "{}: pingpong between nodes is not possible (threads share one node)",
+                  backends[b]->label()));
+            continue;
+          }
+          pairs.push_back(pair);
+        }
+      }
+      auto add_one = [&](int np, std::size_t bytes, bool size_table, bool np_table, Pair pair) {
         for (auto& p : points)
-          if (p.backend == b && p.op == op && p.np == np && p.bytes == bytes) {
+          if (p.backend == b && p.op == op && p.np == np && p.bytes == bytes && p.pair == pair) {
             p.size_table |= size_table;
             p.np_table |= np_table;
             return;
           }
-        points.push_back({b, op, np, bytes, size_table, np_table});
+        points.push_back({b, op, np, bytes, size_table, np_table, pair});
+      };
+      auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
+        for (Pair pair : pairs) add_one(np, bytes, size_table, np_table, pair);
       };
       if (op_takes_size(op)) {
         for (std::size_t bytes : c.sizes) add(c.size_np, bytes, true, false);

@@ -9,6 +9,7 @@
 
 #include "comops/op.hpp"
 #include "harness/config.hpp"
+#include "harness/placement.hpp"
 
 namespace comops {
 
@@ -19,11 +20,13 @@ struct Point {
   std::size_t bytes = 0;
   bool size_table = false;  ///< belongs to the bandwidth-versus-size table (np = size_np)
   bool np_table = false;    ///< belongs to the time-versus-nprocs table (bytes = np_bytes)
+  Pair pair = Pair::kNone;  ///< ping-pong: where participant 1 sits
 };
 
 /// Size points at config.size_np, then np points at config.np_bytes, per backend and op; a point
-/// in both tables appears once. Ops a backend does not implement are left out and named in
-/// `skipped` ("swcc-64: gather").
+/// in both tables appears once. Ping-pong points come once per pair of config.pairs (intra alone
+/// when empty). Ops a backend does not implement, and inter-node pairs of thread backends, are
+/// left out and named in `skipped` ("swcc-64: gather is not implemented").
 std::vector<Point> build_sweep(const Config& config,
                                const std::vector<std::unique_ptr<Backend>>& backends,
                                std::vector<std::string>* skipped);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "harness/ops.hpp"
+#include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
 #include "harness/stats.hpp"
@@ -28,8 +29,9 @@ std::string opt_num(const std::optional<double>& v, const char* spec = "{:10.4g}
 
 class TableReporter final : public Reporter {
  public:
-  TableReporter(std::string path, const Config& config, const MachineLimits& limits)
-      : path_(std::move(path)), config_(config), limits_(limits) {}
+  TableReporter(std::string path, const Config& config, const MachineLimits& limits,
+                NodeMap nodes)
+      : path_(std::move(path)), config_(config), limits_(limits), nodes_(std::move(nodes)) {}
 
   void add(const Row& r) override { rows_.push_back(r); }
 
@@ -48,9 +50,41 @@ class TableReporter final : public Reporter {
       s += np_table(op);
     }
     if (s.empty()) return "no points were measured\n";
-    s += "flags: O = oversubscribed (more participants than cores), C = contended (CPU stall > 5 % "
-         "of the point's time), W = wrong results\n";
-    return s;
+    s += "flags: O = oversubscribed (more participants than cores on a node), C = contended (CPU "
+         "stall > 5 % of the point's time), W = wrong results\n";
+    return nodes_line() + s;
+  }
+
+  // On several nodes: which ranks run where, and whose limits the tables show.
+  std::string nodes_line() const {
+    if (nodes_.nodes() < 2) return "";
+    std::string s = fmt::format("nodes: {} --", nodes_.nodes());
+    for (int n = 0; n < nodes_.nodes(); ++n) {
+      const auto& ranks = nodes_.ranks[static_cast<std::size_t>(n)];
+      s += fmt::format(" node {} = {} (world ranks {}, {} cores){}", n,
+                       nodes_.host[static_cast<std::size_t>(n)], fmt::join(ranks, ","),
+                       nodes_.cores[static_cast<std::size_t>(n)], n + 1 < nodes_.nodes() ? ";" : "");
+    }
+    return s + fmt::format(
+                   "\nthe nodes column counts the nodes a point's participants span; shm threads "
+                   "run on node 0 ({}); the limits shown are node 0's (every node's are in the "
+                   "JSON context); placement {}\n\n",
+                   nodes_.host[0], placement_name(config_.placement));
+  }
+
+  std::string network_line() const {
+    if (!limits_.network) return "";
+    const auto& n = *limits_.network;
+    return fmt::format(
+        "network limit [network]: plain MPI between rank {} ({}) and rank {} ({}): 8 B round "
+        "trip {:.3f} us, {} one-way bw {:.3f} GB/s\n",
+        n.rank_a, n.host_a, n.rank_b, n.host_b, n.rtt_us, format_size(n.bw_bytes), n.bw_GBps);
+  }
+
+  std::string label(const Row& r) const {
+    const auto& p = r.point;
+    if (nodes_.nodes() > 1 && p.pair != Pair::kNone) return p.backend + " " + pair_name(p.pair);
+    return p.backend;
   }
 
   std::string limits_line() const {
@@ -61,11 +95,12 @@ class TableReporter final : public Reporter {
     else
       s += " cache-line round trip not measured;";
     s += limits_.memcpy_GBps.empty() ? " memcpy not measured\n" : " memcpy per size below\n";
-    return s;
+    return s + network_line();
   }
 
   std::string header(OpKind op, const char* first) const {
-    std::string h = fmt::format("{:>8}  {:<12}{:>10}{:>10}{:>10}  {:<21}{:>10}", first, "backend",
+    std::string h = fmt::format("{:>8}  {:<16}{:>5}{:>10}{:>10}{:>10}  {:<21}{:>10}", first,
+                                "backend", "nodes",
                                 op == OpKind::kPingpong ? "RTT_us" : "time_us", "min_us", "avg_us",
                                 "reps [min .. max] us", "bw_GBps");
     if (op == OpKind::kPingpong) h += fmt::format("{:>11}{:>10}", "latency_us", "rate_GBps");
@@ -74,8 +109,8 @@ class TableReporter final : public Reporter {
 
   std::string line(const std::string& key, const Row& r) const {
     const auto& p = r.point;
-    std::string s = fmt::format("{:>8}  {:<12}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}",
-                                key, p.backend, p.time_max_us, p.time_min_us, p.time_avg_us,
+    std::string s = fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}",
+                                key, label(r), p.nodes, p.time_max_us, p.time_min_us, p.time_avg_us,
                                 min_of(p.rep_max_us), max_of(p.rep_max_us), opt_num(r.bw_GBps));
     if (p.args.op == OpKind::kPingpong)
       s += fmt::format(" {}{}", opt_num(r.latency_us), opt_num(r.rate_GBps));
@@ -86,8 +121,8 @@ class TableReporter final : public Reporter {
     auto it = limits_.memcpy_GBps.find(bytes);
     if (it == limits_.memcpy_GBps.end()) return "";
     const double t_us = static_cast<double>(bytes) / (it->second * 1e3);
-    return fmt::format("{:>8}  {:<12}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n", key, "[memcpy]", t_us,
-                       "", "", "", it->second);
+    return fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n", key, "[memcpy]",
+                       1, t_us, "", "", "", it->second);
   }
 
   std::string size_table(OpKind op) const {
@@ -102,8 +137,16 @@ class TableReporter final : public Reporter {
       for (const Row* r : rows) s += line(format_size(bytes), *r);
       s += memcpy_line(format_size(bytes), bytes);
       if (op == OpKind::kPingpong && bytes <= 64 && limits_.cacheline_rtt_us)
-        s += fmt::format("{:>8}  {:<12}{:10.4g}\n", format_size(bytes), "[cache-line]",
+        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}\n", format_size(bytes), "[cache-line]", 1,
                          *limits_.cacheline_rtt_us);
+      if (op == OpKind::kPingpong && limits_.network && bytes == 8)
+        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}\n", format_size(bytes), "[network]", 2,
+                         limits_.network->rtt_us);
+      if (op == OpKind::kPingpong && limits_.network && bytes == limits_.network->bw_bytes)
+        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n",
+                         format_size(bytes), "[network]", 2,
+                         2.0 * static_cast<double>(bytes) / (limits_.network->bw_GBps * 1e3), "",
+                         "", "", limits_.network->bw_GBps);
     }
     return s + "\n";
   }
@@ -143,14 +186,15 @@ class TableReporter final : public Reporter {
   std::string path_;
   const Config& config_;
   const MachineLimits& limits_;
+  NodeMap nodes_;
   std::vector<Row> rows_;
 };
 
 }  // namespace
 
 std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
-                                              const MachineLimits& limits) {
-  return std::make_unique<TableReporter>(path, config, limits);
+                                              const MachineLimits& limits, const NodeMap& nodes) {
+  return std::make_unique<TableReporter>(path, config, limits, nodes);
 }
 
 }  // namespace comops

@@ -54,15 +54,24 @@ def _check_row(path, index, row):
         raise _not_comops(path, f"{where}.wrong is not a non-negative integer")
 
 
+INTER_SUFFIX = " inter"  # an inter-node ping-pong's backend in a key: "mpi inter"
+
+
 def key(row):
-    """The identity of a point: (backend, op, np, bytes)."""
-    return (row["backend"], row["op"], row["np"], row["bytes"])
+    """The identity of a point: (backend, op, np, bytes). An inter-node ping-pong pair
+    (row "pair": "inter") is its own backend, "mpi inter", beside the intra-node "mpi"."""
+    backend = row["backend"] + (INTER_SUFFIX if row.get("pair") == "inter" else "")
+    return (backend, row["op"], row["np"], row["bytes"])
 
 
 def key_name(point):
-    """'mpi/pingpong/np:2/bytes:8', the name comops' gbench JSON gives the same point."""
+    """'mpi/pingpong/np:2/bytes:8' ('.../pair:inter' for an inter-node pair), the name comops'
+    gbench JSON gives the same point."""
     backend, op, np_, nbytes = point
-    return f"{backend}/{op}/np:{np_}/bytes:{nbytes}"
+    pair = ""
+    if backend.endswith(INTER_SUFFIX):
+        backend, pair = backend[: -len(INTER_SUFFIX)], "/pair:inter"
+    return f"{backend}/{op}/np:{np_}/bytes:{nbytes}{pair}"
 
 
 def op_order(op):

@@ -31,18 +31,21 @@ SubComms::~SubComms() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  for (auto& [np, comm] : comms_)
+  for (auto& [group, comm] : comms_)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
 }
 
-MPI_Comm SubComms::get(int np) {
-  auto it = comms_.find(np);
+MPI_Comm SubComms::get(const Group& group) {
+  auto it = comms_.find(group);
   if (it != comms_.end()) return it->second;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int position = -1;  // this rank's participant index, -1 outside the group
+  for (int i = 0; i < group.size(); ++i)
+    if (group.ranks[static_cast<std::size_t>(i)] == rank) position = i;
   MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &comm);
-  comms_.emplace(np, comm);
+  MPI_Comm_split(MPI_COMM_WORLD, position >= 0 ? 0 : MPI_UNDEFINED, position, &comm);
+  comms_.emplace(group, comm);
   return comm;
 }
 

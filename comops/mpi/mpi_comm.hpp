@@ -30,18 +30,19 @@ class MpiComm : public Comm {
 /// The MPI handle behind a Comm that an mpi op receives (throws if it is not an MpiComm).
 MPI_Comm handle_of(Comm& comm);
 
-/// Communicators of the first np world ranks, created collectively on first use and cached;
-/// MPI_COMM_NULL on ranks outside. Every world rank must ask for the same np in the same order.
+/// Communicators of groups of world ranks (participant i = group.ranks[i]), created collectively
+/// on first use and cached; MPI_COMM_NULL on ranks outside. Every world rank must ask for the same
+/// groups in the same order.
 class SubComms {
  public:
   SubComms() = default;
   ~SubComms();
   SubComms(const SubComms&) = delete;
   SubComms& operator=(const SubComms&) = delete;
-  MPI_Comm get(int np);
+  MPI_Comm get(const Group& group);
 
  private:
-  std::map<int, MPI_Comm> comms_;
+  std::map<Group, MPI_Comm> comms_;
 };
 
 /// An element count as MPI's int; throws RuntimeError past INT_MAX (MPI-3 counts are int).

@@ -1,6 +1,6 @@
 // The part every backend whose participants are the first np MPI world ranks shares (mpi, swcc):
-// the sub-communicator cache, the participant limit and spmd, with the participant Comm as a
-// parameter.
+// the sub-communicator cache, the participant limit and spmd on a group of world ranks, with the
+// participant Comm as a parameter.
 #pragma once
 
 #include <mpi.h>
@@ -24,8 +24,9 @@ class ProcessBackend : public Backend {
     return size;
   }
 
-  void spmd(int np, const std::function<void(Comm&)>& body) override {
-    MPI_Comm comm = comms_.get(np);
+  using Backend::spmd;
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
+    MPI_Comm comm = comms_.get(group);
     if (comm == MPI_COMM_NULL) return;
     ParticipantComm participants(comm);
     if constexpr (requires { participants.fail(std::string()); }) {

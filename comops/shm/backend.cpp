@@ -76,8 +76,10 @@ class ShmBackend final : public Backend {
   OpFactory op(OpKind kind) const override { return shm::op_factory(scheme_, kind); }
   int max_participants() const override { return kMaxThreads; }
 
-  void spmd(int np, const std::function<void(Comm&)>& body) override {
+  using Backend::spmd;
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
     if (world_rank() != 0) return;
+    const int np = group.size();
     if (np < 1 || np > kMaxThreads)
       throw UsageError(fmt::format("shm: {} threads requested, expected 1 to {}", np, kMaxThreads));
     std::unique_lock<std::mutex> lock(g_launch_mutex, std::try_to_lock);

@@ -124,6 +124,16 @@ class RowTest(unittest.TestCase):
         self.assertEqual(cr.key_name(("swcc-64", "reduce-max", 4, 1024)),
                          "swcc-64/reduce-max/np:4/bytes:1024")
 
+    def test_inter_node_pairs_are_their_own_points(self):
+        intra = dict(synth.row("mpi", "pingpong", 2, 8, [1.0]), pair="intra")
+        inter = dict(intra, pair="inter")
+        self.assertEqual(cr.key(intra), ("mpi", "pingpong", 2, 8))
+        self.assertEqual(cr.key(inter), ("mpi inter", "pingpong", 2, 8))
+        self.assertEqual(cr.key(synth.row("mpi", "pingpong", 2, 8, [1.0])), cr.key(intra))
+        # The same name comops gives the row in its gbench JSON.
+        self.assertEqual(cr.key_name(cr.key(inter)), "mpi/pingpong/np:2/bytes:8/pair:inter")
+        self.assertEqual(cr.key_name(cr.key(intra)), "mpi/pingpong/np:2/bytes:8")
+
 
 
 class RegistrationTest(unittest.TestCase):

@@ -142,7 +142,9 @@ class FailingFactoryBackend final : public Backend {
     };
   }
   int max_participants() const override { return inner_.max_participants(); }
-  void spmd(int np, const std::function<void(Comm&)>& body) override { inner_.spmd(np, body); }
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
+    inner_.spmd(group, body);
+  }
 
  private:
   Backend& inner_;

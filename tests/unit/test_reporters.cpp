@@ -16,6 +16,7 @@
 #include "comops/op.hpp"
 #include "harness/config.hpp"
 #include "harness/limits.hpp"
+#include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/row.hpp"
 
@@ -72,6 +73,8 @@ PointResult pingpong_point() {
   p.rep_max_us = {2.0, 1.5, 2.5};
   p.wrong = 0;
   p.cores = {0, 1};
+  p.hosts = {"vm", "vm"};
+  p.pair = Pair::kIntra;
   return p;
 }
 
@@ -91,6 +94,7 @@ PointResult gather_point() {
   p.rep_max_us = {10.0, 12.0, 8.0};
   p.wrong = 3;
   p.cores = {0, 1, 0, 1};
+  p.hosts = {"vm", "vm", "vm", "vm"};
   p.counters = {{"hits", 10}, {"misses", 2}};
   return p;
 }
@@ -108,6 +112,7 @@ PointResult barrier_point() {
   p.time_max_us = 0.5;
   p.rep_max_us = {0.5, 0.5, 0.5};
   p.cores = {0, 1};
+  p.hosts = {"vm", "vm"};
   return p;
 }
 
@@ -195,7 +200,7 @@ TEST(PointName, BackendOpNpBytes) {
 constexpr const char* kCsvHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair";
 
 TEST(CsvReporter, HeaderAndRows) {
   TempDir dir;
@@ -206,7 +211,9 @@ TEST(CsvReporter, HeaderAndRows) {
   rep->add(make_row(pingpong_point(), some_limits(), false, 50.0, 10000.0, true, false));
   auto lines = lines_of(read_text(path));  // each row is on disk when add returns
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[1], "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\"");
+  EXPECT_EQ(lines[1],
+            "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\",1,\"vm "
+            "vm\",intra");
 
   rep->add(make_row(gather_point(), some_limits(), true, 900.0, 10000.0, false, true));
   rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, true));
@@ -215,8 +222,10 @@ TEST(CsvReporter, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], kCsvHeader);
   EXPECT_EQ(lines[2],
-            "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\"");
-  EXPECT_EQ(lines[3], "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\"");
+            "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\",1,\"vm vm "
+            "vm vm\",");
+  EXPECT_EQ(lines[3],
+            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",");
 
   // Every line has as many fields as the header (the cores field is one quoted field).
   for (const auto& line : lines) {
@@ -226,7 +235,7 @@ TEST(CsvReporter, HeaderAndRows) {
       if (ch == '"') quoted = !quoted;
       if (ch == ',' && !quoted) ++commas;
     }
-    EXPECT_EQ(commas, 19) << line;
+    EXPECT_EQ(commas, 22) << line;
   }
 }
 
@@ -289,7 +298,10 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["contended"], false);
     EXPECT_EQ(r["tables"], (std::vector<std::string>{"size", "np"}));
     EXPECT_FALSE(r.contains("counters"));
-    EXPECT_EQ(r.size(), 20u) << r.dump();  // the 19 documented fields but counters, + warmup
+    EXPECT_EQ(r["hosts"], (std::vector<std::string>{"vm", "vm"}));
+    EXPECT_EQ(r["nodes"], 1);
+    EXPECT_EQ(r["pair"], "intra");
+    EXPECT_EQ(r.size(), 23u) << r.dump();  // the documented fields but counters
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -479,7 +491,7 @@ TEST(TableReporter, WritesTablesWithFlags) {
   const std::string path = dir.file("table.txt");
   const Config config = table_config();
   const MachineLimits limits = some_limits();
-  auto rep = make_table_reporter(path, config, limits);
+  auto rep = make_table_reporter(path, config, limits, single_node_map(2));
 
   PointResult small = pingpong_point();
   rep->add(make_row(small, limits, true, std::nullopt, 1.0, true, false));  // oversubscribed
@@ -505,8 +517,8 @@ TEST(TableReporter, WritesTablesWithFlags) {
     EXPECT_NE(text.find(title), std::string::npos) << title << "\n" << text;
   EXPECT_EQ(text.find("== gather: bandwidth versus size"), std::string::npos);  // no size rows
   EXPECT_EQ(text.find("== barrier: bandwidth versus size"), std::string::npos);
-  EXPECT_NE(text.find("flags: O = oversubscribed (more participants than cores), C = contended "
-                      "(CPU stall > 5 % of the point's time), W = wrong results\n"),
+  EXPECT_NE(text.find("flags: O = oversubscribed (more participants than cores on a node), C = "
+                      "contended (CPU stall > 5 % of the point's time), W = wrong results\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("machine limits: cache-line round trip 0.250 us (cpus 0 and 1);"),
@@ -545,7 +557,7 @@ TEST(TableReporter, NothingMeasured) {
   const std::string path = dir.file("table.txt");
   const Config config = table_config();
   const MachineLimits limits;
-  auto rep = make_table_reporter(path, config, limits);
+  auto rep = make_table_reporter(path, config, limits, single_node_map(2));
   testing::internal::CaptureStdout();
   rep->finish();
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "no points were measured\n");
@@ -555,7 +567,7 @@ TEST(TableReporter, NothingMeasured) {
 TEST(TableReporter, EmptyPathPrintsOnly) {
   const Config config = table_config();
   const MachineLimits limits;
-  auto rep = make_table_reporter("", config, limits);
+  auto rep = make_table_reporter("", config, limits, single_node_map(2));
   rep->add(make_row(barrier_point(), limits, false, std::nullopt, 1.0, false, true));
   testing::internal::CaptureStdout();
   rep->finish();
@@ -565,6 +577,87 @@ TEST(TableReporter, EmptyPathPrintsOnly) {
                          "measured\n"),
             std::string::npos)
       << printed;
+}
+
+TEST(TableReporter, SeveralNodesShowHostsPairsAndTheNetwork) {
+  Config config = table_config();
+  config.ops = {OpKind::kPingpong};
+  config.sizes = {8};
+  MachineLimits limits = some_limits();
+  NetworkLimits net;
+  net.rank_b = 2;
+  net.host_a = "h1";
+  net.host_b = "h2";
+  net.rtt_us = 50.5;
+  net.bw_bytes = 8;  // so that its bandwidth row shows at the 8-byte size too
+  net.bw_GBps = 0.25;
+  limits.network = net;
+  const NodeMap nodes = make_node_map({0, 0, 2, 2}, {"h1", "h1", "h2", "h2"}, {1, 2, 3, 4},
+                                      {2, 2, 2, 2});
+  auto rep = make_table_reporter("", config, limits, nodes);
+  PointResult intra = pingpong_point();
+  intra.hosts = {"h1", "h1"};
+  PointResult inter = pingpong_point();
+  inter.pair = Pair::kInter;
+  inter.nodes = 2;
+  inter.hosts = {"h1", "h2"};
+  inter.time_max_us = 60.0;
+  rep->add(make_row(intra, limits, false, std::nullopt, 1.0, true, false));
+  rep->add(make_row(inter, limits, false, std::nullopt, 1.0, true, false));
+  testing::internal::CaptureStdout();
+  rep->finish();
+  const std::string text = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(text.rfind("nodes: 2 -- node 0 = h1 (world ranks 0,1, 2 cores); node 1 = h2 (world "
+                       "ranks 2,3, 2 cores)\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("shm threads run on node 0 (h1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("network limit [network]: plain MPI between rank 0 (h1) and rank 2 (h2): "
+                      "8 B round trip 50.500 us, 8 one-way bw 0.250 GB/s\n"),
+            std::string::npos)
+      << text;
+  int intra_rows = 0, inter_rows = 0, network_rows = 0;
+  for (const auto& line : lines_of(text)) {
+    if (line.rfind("       8  mpi intra           1         2", 0) == 0) ++intra_rows;
+    if (line.rfind("       8  mpi inter           2        60", 0) == 0) ++inter_rows;
+    if (line.rfind("       8  [network]           2", 0) == 0) ++network_rows;
+  }
+  EXPECT_EQ(intra_rows, 1) << text;
+  EXPECT_EQ(inter_rows, 1) << text;
+  EXPECT_EQ(network_rows, 2) << text;  // round trip and bandwidth rows
+  EXPECT_NE(text.find("       8  [network]           2     0.064"), std::string::npos) << text;
+}
+
+TEST(JsonRow, InterPairCarriesHostsNodesAndItsOwnName) {
+  PointResult inter = pingpong_point();
+  inter.pair = Pair::kInter;
+  inter.nodes = 2;
+  inter.hosts = {"h1", "h2"};
+  const auto j = to_json(make_row(inter, some_limits(), false, std::nullopt, 1.0, true, false));
+  EXPECT_EQ(j["pair"], "inter");
+  EXPECT_EQ(j["nodes"], 2);
+  EXPECT_EQ(j["hosts"], (std::vector<std::string>{"h1", "h2"}));
+  EXPECT_EQ(point_name(inter), "mpi/pingpong/np:2/bytes:8/pair:inter");
+  EXPECT_FALSE(to_json(make_row(barrier_point(), {}, false, std::nullopt, 1.0, false, true))
+                   .contains("pair"));
+}
+
+TEST(Limits, JsonRoundTripAndNetwork) {
+  MachineLimits l = some_limits();
+  const MachineLimits back = limits_from_json(to_json(l));
+  EXPECT_EQ(back.cacheline_rtt_us, l.cacheline_rtt_us);
+  EXPECT_EQ(back.core_b, 1);
+  EXPECT_EQ(back.memcpy_GBps, l.memcpy_GBps);
+  EXPECT_FALSE(to_json(l).contains("network"));
+  l.network = NetworkLimits{0, 3, "a", "b", 12.5, 1u << 20, 1.5};
+  const auto j = to_json(l);
+  EXPECT_EQ(j["network"]["ranks"], (std::vector<int>{0, 3}));
+  EXPECT_EQ(j["network"]["hosts"], (std::vector<std::string>{"a", "b"}));
+  EXPECT_DOUBLE_EQ(j["network"]["rtt_8B_us"].get<double>(), 12.5);
+  EXPECT_EQ(j["network"]["bw_bytes"], 1u << 20);
+  EXPECT_DOUBLE_EQ(j["network"]["bw_GBps"].get<double>(), 1.5);
+  EXPECT_THROW(limits_from_json(nlohmann::json::object()), nlohmann::json::exception);
 }
 
 }  // namespace

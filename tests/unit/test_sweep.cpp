@@ -19,7 +19,8 @@ namespace {
 std::string describe(const Point& p) {
   return std::to_string(p.backend) + " " + std::string(op_name(p.op)) +
          " np=" + std::to_string(p.np) + " bytes=" + std::to_string(p.bytes) +
-         (p.size_table ? " size" : "") + (p.np_table ? " np" : "");
+         (p.size_table ? " size" : "") + (p.np_table ? " np" : "") +
+         (p.pair != Pair::kNone ? " " + pair_name(p.pair) : "");
 }
 
 std::vector<std::string> describe(const std::vector<Point>& points) {
@@ -31,22 +32,24 @@ std::vector<std::string> describe(const std::vector<Point>& points) {
 // A backend that implements every op except those it is told to lack; it never runs anything.
 class FakeBackend final : public Backend {
  public:
-  FakeBackend(std::string label, std::set<OpKind> lacks)
-      : label_(std::move(label)), lacks_(std::move(lacks)) {}
+  FakeBackend(std::string label, std::set<OpKind> lacks,
+              Participants kind = Participants::kThreads)
+      : label_(std::move(label)), lacks_(std::move(lacks)), kind_(kind) {}
   std::string label() const override { return label_; }
-  Participants participants() const override { return Participants::kThreads; }
+  Participants participants() const override { return kind_; }
   OpFactory op(OpKind kind) const override {
     if (lacks_.count(kind)) return {};
     return [](Comm&, const Args&, Buffers&) -> std::unique_ptr<OpInstance> { return nullptr; };
   }
   int max_participants() const override { return 64; }
-  void spmd(int, const std::function<void(Comm&)>&) override {
+  void spmd(const Group&, const std::function<void(Comm&)>&) override {
     throw RuntimeError("the fake backend runs nothing");
   }
 
  private:
   std::string label_;
   std::set<OpKind> lacks_;
+  Participants kind_;
 };
 
 Config sweep_config() {
@@ -61,6 +64,8 @@ Config sweep_config() {
 
 const OpKind kPP = OpKind::kPingpong;
 const OpKind kBar = OpKind::kBarrier;
+const Pair kIntra = Pair::kIntra;
+const Pair kInter = Pair::kInter;
 
 TEST(BuildSweep, ExactPointsForOneBackend) {
   std::vector<std::unique_ptr<Backend>> backends;
@@ -68,9 +73,9 @@ TEST(BuildSweep, ExactPointsForOneBackend) {
   std::vector<std::string> skipped;
   const auto points = build_sweep(sweep_config(), backends, &skipped);
   const std::vector<Point> expected = {
-      {0, kPP, 2, 8, true, false},     // size table
-      {0, kPP, 2, 1024, true, true},   // in both tables, once
-      {0, kPP, 4, 1024, false, true},  // np table
+      {0, kPP, 2, 8, true, false, kIntra},     // size table
+      {0, kPP, 2, 1024, true, true, kIntra},   // in both tables, once
+      {0, kPP, 4, 1024, false, true, kIntra},  // np table
       {0, kBar, 2, 0, false, true},    // barrier: np table at 0 bytes
       {0, kBar, 4, 0, false, true},
   };
@@ -97,15 +102,38 @@ TEST(BuildSweep, BackendLackingAnOpIsSkippedAndNamed) {
   std::vector<std::string> skipped;
   const auto points = build_sweep(sweep_config(), backends, &skipped);
   const std::vector<Point> expected = {
-      {0, kPP, 2, 8, true, false},   {0, kPP, 2, 1024, true, true},  {0, kPP, 4, 1024, false, true},
-      {0, kBar, 2, 0, false, true},  {0, kBar, 4, 0, false, true},   {1, kPP, 2, 8, true, false},
-      {1, kPP, 2, 1024, true, true}, {1, kPP, 4, 1024, false, true},
+      {0, kPP, 2, 8, true, false, kIntra},   {0, kPP, 2, 1024, true, true, kIntra},  {0, kPP, 4, 1024, false, true, kIntra},
+      {0, kBar, 2, 0, false, true},  {0, kBar, 4, 0, false, true},   {1, kPP, 2, 8, true, false, kIntra},
+      {1, kPP, 2, 1024, true, true, kIntra}, {1, kPP, 4, 1024, false, true, kIntra},
   };
   EXPECT_EQ(describe(points), describe(expected));
-  EXPECT_EQ(skipped, (std::vector<std::string>{"nobarrier: barrier"}));
+  EXPECT_EQ(skipped, (std::vector<std::string>{"nobarrier: barrier is not implemented"}));
 
   // Without a list to fill, the op is still left out.
   EXPECT_EQ(build_sweep(sweep_config(), backends, nullptr).size(), expected.size());
+}
+
+TEST(BuildSweep, PingpongOncePerPairAndThreadsOnlyIntra) {
+  Config c = sweep_config();
+  c.pairs = {Pair::kIntra, Pair::kInter};
+  c.sizes = {8};
+  c.np_list = {2};
+  c.np_bytes = 8;
+  c.ops = {kPP};
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(std::make_unique<FakeBackend>("procs", std::set<OpKind>{},
+                                                   Participants::kProcesses));
+  backends.push_back(std::make_unique<FakeBackend>("threads", std::set<OpKind>{}));
+  std::vector<std::string> skipped;
+  const auto points = build_sweep(c, backends, &skipped);
+  const std::vector<Point> expected = {
+      {0, kPP, 2, 8, true, true, kIntra},
+      {0, kPP, 2, 8, true, true, kInter},
+      {1, kPP, 2, 8, true, true, kIntra},
+  };
+  EXPECT_EQ(describe(points), describe(expected));
+  EXPECT_EQ(skipped, (std::vector<std::string>{
+                         "threads: pingpong between nodes is not possible (threads share one node)"}));
 }
 
 TEST(BuildSweep, NoBackendsNoPoints) {

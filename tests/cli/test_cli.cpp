@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -74,7 +75,7 @@ TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
   const Outcome o = comops("--help");
   EXPECT_EQ(o.code, 0);
   for (const char* word : {"--backend", "--op", "--np", "--sizes", "--min-bytes", "--max-bytes",
-                           "--step-factor", "--iters", "--warmup", "--repetitions", "--bind",
+                           "--step-factor", "--iters", "--warmup", "--repetitions", "--bind", "--placement", "--pair",
                            "--csv", "--json", "--gbench-json", "Exit codes", "latency = RTT/2"})
     EXPECT_NE(o.out.find(word), std::string::npos) << word;
   EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);
@@ -153,6 +154,92 @@ TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
       << o.err;
 }
 
+// Two nodes of two ranks on this machine: a hostfile of two made-up hosts and a launcher that
+// runs each host's proxy here (MPICH then splits MPI_COMM_TYPE_SHARED into two nodes).
+std::string two_node_mpiexec() {
+  // Outside scratch(): comops() empties the test's directory before it runs.
+  const fs::path hosts = fs::temp_directory_path() / fmt::format("comops-hosts-{}", ::getpid());
+  std::ofstream(hosts) << "nodea:2\nnodeb:2\n";
+  return fmt::format("{} -f {} -launcher ssh -launcher-exec {}/local_launcher.sh -n 4",
+                     COMOPS_MPIEXEC, hosts.string(), COMOPS_TEST_DIR);
+}
+
+TEST(Cli, TwoNodesPairsPlacementAndPerNodeBinding) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(
+      fmt::format("--backend=mpi,shm --scheme=direct --op=pingpong,broadcast --sizes=8 "
+                  "--np=4 --size-np=4 --np-bytes=8 -n 5 -w 1 -r 2 --progress=never --json {}",
+                  (dir / "r.json").string()),
+      two_node_mpiexec());
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.err.find("comops: note: shm-direct: pingpong between nodes is not possible "
+                       "(threads share one node), skipped"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.out.rfind("nodes: 2 -- node 0 = ", 0), 0u) << o.out;
+  EXPECT_NE(o.out.find("network limit [network]: plain MPI between rank 0 "), std::string::npos);
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  const auto& nodes = doc["context"]["nodes"];
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0]["ranks"], (std::vector<int>{0, 1}));
+  EXPECT_EQ(nodes[1]["ranks"], (std::vector<int>{2, 3}));
+  for (const auto& n : nodes) {
+    EXPECT_TRUE(n["limits"]["cacheline_rtt_us"].is_number()) << n.dump();  // each node measured
+    EXPECT_EQ(n["limits"]["memcpy"].size(), 1u) << n.dump();
+    EXPECT_TRUE(n["topology"].contains("summary")) << n.dump();
+  }
+  EXPECT_EQ(doc["context"]["limits"]["network"]["ranks"], (std::vector<int>{0, 2}));
+  // Judged per node: two ranks on each node (this machine's cores), four shm threads on node 0.
+  const int cores = nodes[0]["cores"].get<int>();
+  std::map<std::string, int> seen;
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["wrong"], 0);
+    const bool threads = row["backend"] == "shm-direct";
+    EXPECT_EQ(row["oversubscribed"], threads ? 4 > cores : 2 > cores) << row.dump();
+    const std::string name = row["backend"].get<std::string>() + " " +
+                             row["op"].get<std::string>() + " " + row.value("pair", "");
+    ++seen[name];
+    if (name == "mpi pingpong intra") {
+      EXPECT_EQ(row["nodes"], 1);
+      EXPECT_EQ(row["cores"], (std::vector<int>{0, 1, 0, 1}));  // packed: ranks 0, 1, 2, 3
+    } else if (name == "mpi pingpong inter") {
+      EXPECT_EQ(row["nodes"], 2);
+      // Participants are ranks 0, 2, 1, 3: each bound by its index on its own node.
+      EXPECT_EQ(row["cores"], (std::vector<int>{0, 0, 1, 1}));
+    } else if (name == "mpi broadcast ") {
+      EXPECT_EQ(row["nodes"], 2);
+      EXPECT_EQ(row["cores"], (std::vector<int>{0, 1, 0, 1}));
+    } else if (name == "shm-direct pingpong intra" || name == "shm-direct broadcast ") {
+      EXPECT_EQ(row["nodes"], 1);  // threads of rank 0, on node 0's cores
+      EXPECT_EQ(row["hosts"][3], nodes[0]["host"]);
+    }
+    EXPECT_EQ(row["hosts"].size(), 4u);
+  }
+  EXPECT_EQ(seen, (std::map<std::string, int>{{"mpi broadcast ", 1},
+                                              {"mpi pingpong intra", 1},
+                                              {"mpi pingpong inter", 1},
+                                              {"shm-direct broadcast ", 1},
+                                              {"shm-direct pingpong intra", 1}}));
+}
+
+TEST(Cli, SpreadPlacementAlternatesNodes) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format("--backend=mpi --op=broadcast --sizes=8 --np=2,4 "
+                                       "--size-np=2 --np-bytes=8 -n 5 -w 1 -r 2 --no-limits "
+                                       "--placement=spread --progress=never --json {}",
+                                       (dir / "r.json").string()),
+                           two_node_mpiexec());
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  ASSERT_EQ(doc["results"].size(), 2u);
+  EXPECT_EQ(doc["results"][0]["np"], 2);
+  EXPECT_EQ(doc["results"][0]["nodes"], 2);  // ranks 0 and 2
+  EXPECT_EQ(doc["results"][0]["cores"], (std::vector<int>{0, 0}));
+  EXPECT_EQ(doc["results"][1]["nodes"], 2);  // ranks 0, 2, 1, 3
+  EXPECT_EQ(doc["results"][1]["cores"], (std::vector<int>{0, 0, 1, 1}));
+  EXPECT_EQ(doc["context"]["options"]["placement"], "spread");
+}
+
 TEST(Cli, InjectedFaultExitsOneAndKeepsTheRows) {
   const fs::path dir = scratch();
   const Outcome o =
@@ -200,6 +287,19 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_usage_error("--bind=diagonal", "unknown --bind 'diagonal'");
   expect_usage_error("--sizes=8 -b 16", "--sizes excludes --min-bytes");
   expect_usage_error("--frobnicate", "The following argument was not expected: --frobnicate");
+}
+
+TEST(Cli, NodeOptionsThatCannotApplyAreUsageErrors) {
+  expect_usage_error(std::string(kQuick) + " --op=pingpong --pair=inter",
+                     "--pair=inter needs ranks on two nodes, but all 2 rank(s) run on one node");
+  expect_usage_error(std::string(kQuick) + " --op=broadcast --pair=intra",
+                     "--pair applies to pingpong, which --op does not select");
+  expect_usage_error(std::string(kQuick) + " --pair=sideways",
+                     "unknown --pair 'sideways' (expected intra, inter, both or auto)");
+  expect_usage_error(std::string(kQuick) + " --placement=scatter",
+                     "unknown --placement 'scatter' (expected packed or spread)");
+  expect_usage_error("--backend=shm --op=pingpong --np=2 --pair=inter",
+                     "--pair=inter needs a backend of MPI processes (mpi, swcc)");
 }
 
 TEST(Cli, MissingLauncherIsARuntimeError) {

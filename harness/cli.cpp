@@ -23,7 +23,10 @@ the run is oversubscribed), then lowered (to at least 1) so that one repetition 
 0.1 s on the slowest participant's warm-up; default warm-up: iterations / 10, at least 2,
 lowered (to at least 1) so that it takes about 0.1 s judged from the first operation.
 Run directly, comops launches itself under mpiexec with as many processes as the largest
---np needs; run under mpiexec -n N or srun, it uses the N ranks it was given.
+--np needs and stays beside the job: a lost rank, a failed launcher or SIGINT/SIGTERM end
+in one comops line and exit 3 (130/143 for the signals). Run under mpiexec -n N or srun, it
+uses the N ranks it was given. On several nodes, --pair and --placement choose who takes part;
+every row gives its hosts and the number of nodes it spans.
 Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";
 
 std::vector<std::string> split_list(const std::vector<std::string>& items) {
@@ -194,8 +197,8 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("--progress", c.progress, "Progress on stderr: auto (a terminal), always, never")
       ->capture_default_str();
   app.add_option("--mpiexec", c.mpiexec,
-                 "Launcher used when comops is run directly (default: $COMOPS_MPIEXEC or "
-                 "mpiexec on PATH)");
+                 "Launcher command used when comops is run directly, split at spaces, e.g. "
+                 "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC or mpiexec on PATH)");
   std::string out_dir;
   app.add_option("-o,--output-dir", out_dir,
                  "Write table.txt, results.csv, results.json and gbench.json into this directory");

@@ -18,6 +18,7 @@
 #include "harness/progress.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
+#include "harness/supervisor.hpp"
 #include "harness/sweep.hpp"
 #include "harness/world.hpp"
 
@@ -92,6 +93,7 @@ int run_in_world(World& world, Config& config,
   const bool process_backends = needs_processes(config, families);
   Pinning pinning(config.bind);
   const NodeMap nodes = discover_nodes(pinning);
+  if (world.is_root()) record_ranks(nodes);
   finalize_config(config, world.size(), under_launcher(), process_backends, pinning.cores());
   config.pairs = resolve_pairs(config.pair, nodes, process_backends);
   for (const auto& b : backends)
@@ -196,7 +198,7 @@ int run_comops(int argc, char** argv) {
       Config probe = config;
       finalize_config(probe, 1, false, false, Pinning(config.bind).cores());
       if (max_np(probe) > 1)
-        relaunch_under_mpiexec(find_mpiexec(config.mpiexec), max_np(probe), argc, argv);
+        return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv);
     }
   } catch (const EarlyExit& e) {
     fmt::print("{}", e.text);

@@ -8,14 +8,13 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <vector>
 
 #include "comops/op.hpp"
 
 namespace comops {
 namespace {
-
-constexpr const char* kLaunchedVar = "COMOPS_LAUNCHED";
 
 bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
@@ -55,23 +54,18 @@ std::string find_mpiexec(const std::string& requested) {
       name));
 }
 
-void relaunch_under_mpiexec(const std::string& mpiexec, int np, int argc, char** argv) {
-  if (std::getenv(kLaunchedVar) != nullptr)
-    throw RuntimeError(fmt::format(
-        "{} started comops without an MPI environment comops recognises (no PMI variables)",
-        mpiexec));
-  char self[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) throw RuntimeError("cannot find the comops executable to relaunch");
-  self[n] = '\0';
-  const std::string np_text = std::to_string(np);
-  std::vector<char*> args{const_cast<char*>(mpiexec.c_str()), const_cast<char*>("-n"),
-                          const_cast<char*>(np_text.c_str()), self};
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
-  args.push_back(nullptr);
-  ::setenv(kLaunchedVar, "1", 1);
-  ::execv(mpiexec.c_str(), args.data());
-  throw RuntimeError(fmt::format("cannot start {}: {}", mpiexec, std::strerror(errno)));
+std::vector<std::string> launcher_command(const std::string& requested) {
+  std::string text = requested;
+  if (text.empty()) {
+    const char* env = std::getenv("COMOPS_MPIEXEC");
+    text = env != nullptr ? env : "";
+  }
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  if (words.empty()) words.push_back("mpiexec");
+  words[0] = find_mpiexec(words[0]);
+  return words;
 }
 
 }  // namespace comops

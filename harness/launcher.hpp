@@ -1,7 +1,9 @@
-// Starting comops under mpiexec when it is run directly and its backends need MPI processes.
+// Finding the launcher comops starts itself under when it is run directly and its backends need
+// MPI processes (harness/supervisor.hpp runs it).
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace comops {
 
@@ -12,8 +14,9 @@ bool under_launcher();
 /// on PATH. Throws RuntimeError when it cannot be found.
 std::string find_mpiexec(const std::string& requested);
 
-/// Replaces this process by `mpiexec -n np <this program> <argv[1..]>`. Returns only by throwing
-/// RuntimeError (launcher missing, exec failed, or a relaunch loop).
-[[noreturn]] void relaunch_under_mpiexec(const std::string& mpiexec, int np, int argc, char** argv);
+/// The launcher command: `requested`, else $COMOPS_MPIEXEC, else "mpiexec", split at white space
+/// into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved as
+/// find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty.
+std::vector<std::string> launcher_command(const std::string& requested);
 
 }  // namespace comops

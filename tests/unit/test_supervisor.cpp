@@ -1,0 +1,82 @@
+// How the supervising process judges a finished job (harness/supervisor.hpp judge_job): lost
+// ranks named from the launcher's report and the rank table, signals, launchers that failed or
+// ran nothing, and comops' own exit codes passed through.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "harness/supervisor.hpp"
+
+namespace comops {
+namespace {
+
+constexpr const char* kTable =
+    R"([{"rank":0,"host":"h1","pid":100},{"rank":1,"host":"h1","pid":101},)"
+    R"({"rank":2,"host":"h2","pid":100},{"rank":3,"host":"h2","pid":103}])";
+
+// Hydra's report of a process that ended badly (as MPICH 4.0 prints it on stdout).
+std::string hydra_report(int pid, const std::string& host, int code) {
+  return "rows...\n\n====\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID " +
+         std::to_string(pid) + " RUNNING AT " + host + "\n=   EXIT CODE: " + std::to_string(code) +
+         "\n=   CLEANING UP REMAINING PROCESSES\n";
+}
+
+constexpr int kExit0 = 0, kExit1 = 1 << 8, kExit2 = 2 << 8, kExit255 = 255 << 8;
+
+TEST(JudgeJob, LostRankIsNamedByPidAndHost) {
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit255, hydra_report(100, "h2", 9), kTable, 0, &code),
+            "comops: error: lost rank 2 (pid 100 on host h2): it ended with code 9 and the "
+            "launcher ended the job; the rows measured before are in the output files");
+  EXPECT_EQ(code, 3);
+  // The launcher's host names differ from the ranks' (a hostfile alias): an unambiguous pid.
+  EXPECT_NE(judge_job(kExit255, hydra_report(103, "alias", 9), kTable, 0, &code)
+                .find("lost rank 3 (pid 103 on host alias)"),
+            std::string::npos);
+  // Ambiguous or unknown: still one line, without a rank number.
+  EXPECT_NE(judge_job(kExit255, hydra_report(100, "alias", 9), kTable, 0, &code)
+                .find("lost a rank (pid 100 on host alias)"),
+            std::string::npos);
+  EXPECT_NE(judge_job(kExit255, hydra_report(7, "h9", 9), "", 0, &code)
+                .find("lost a rank (pid 7 on host h9)"),
+            std::string::npos);
+  EXPECT_EQ(code, 3);
+}
+
+TEST(JudgeJob, SignalsForwardedGiveShellCodes) {
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit255, "", kTable, SIGINT, &code),
+            "comops: error: interrupted by SIGINT; the rows measured before are in the output "
+            "files");
+  EXPECT_EQ(code, 130);
+  EXPECT_NE(judge_job(kExit0, "", kTable, SIGTERM, &code).find("SIGTERM"), std::string::npos);
+  EXPECT_EQ(code, 143);
+}
+
+TEST(JudgeJob, LaunchersThatFailedOrRanNothing) {
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit0, "", "", 0, &code),
+            "comops: error: the launcher ran no comops rank (nothing was measured)");
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(judge_job(kExit1, "", "", 0, &code),
+            "comops: error: the launcher failed with exit code 1 before comops started");
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(judge_job(kExit255, "", kTable, 0, &code),
+            "comops: error: the launcher failed with exit code 255");
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(judge_job(SIGKILL, "", kTable, 0, &code),  // the launcher itself killed
+            "comops: error: the launcher was killed by signal 9");
+  EXPECT_EQ(code, 3);
+}
+
+TEST(JudgeJob, ComopsOwnCodesPassThroughWithoutALine) {
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit0, "tables\n", kTable, 0, &code), "");
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(judge_job(kExit1, "", kTable, 0, &code), "");
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(judge_job(kExit2, "", kTable, 0, &code), "");
+  EXPECT_EQ(code, 2);
+}
+
+}  // namespace
+}  // namespace comops

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <thread>
 
+#include "harness/finalize.hpp"
+
 namespace comops {
 
 World::World(int* argc, char*** argv) {
@@ -16,7 +18,8 @@ World::World(int* argc, char*** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-World::~World() { MPI_Finalize(); }
+// finalize_mpi(), not MPI_Finalize(): MPICH 4.0.2 over UCX TCP can hang there (finalize.cpp).
+World::~World() { finalize_mpi(); }
 
 void World::quiet_barrier() const {
   if (size_ == 1) return;

@@ -9,7 +9,7 @@ namespace comops {
 class World {
  public:
   World(int* argc, char*** argv);  ///< MPI_Init_thread (MPI_THREAD_FUNNELED)
-  ~World();                        ///< MPI_Finalize
+  ~World();                        ///< finalize_mpi(): barrier, MPI_Finalize
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 

@@ -6,16 +6,29 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev libcli11-dev
           nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev libbenchmark-tools
           python3-matplotlib python3-scipy rumur)
+# The simulated cluster and its Slurm (tests labelled slurm), without Recommends: those would add
+# some 30 packages of Slurm plugins (HDF5, ROCm, IPMI, ...) that nothing here loads.
+lean_packages=(iproute2 procps slurmctld slurmd slurm-client munge)
 missing=()
+lean_missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
+for p in "${lean_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")
+done
+if ((${#missing[@]} + ${#lean_missing[@]})); then
   sudo=()
   ((EUID == 0)) || sudo=(sudo)
-  echo "setup.sh: installing ${missing[*]}" >&2
+  echo "setup.sh: installing ${missing[*]} ${lean_missing[*]}" >&2
   "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  install=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq)
+  if ((${#missing[@]})); then
+    "${install[@]}" "${missing[@]}" >/dev/null
+  fi
+  if ((${#lean_missing[@]})); then
+    "${install[@]}" --no-install-recommends "${lean_missing[@]}" >/dev/null
+  fi
 fi
 build=${COMOPS_BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null

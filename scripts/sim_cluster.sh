@@ -269,5 +269,5 @@ export SIM_DELAY_US=$delay_us SIM_LOSS_PCT=$loss_pct SIM_RATE=$rate SIM_RANKS_PE
 rc=0
 nsenter -t "$head_pid" --net --uts --ipc --mount --wd="$PWD" -- "$@" <&0 &
 cmd_pid=$!
-wait "$cmd_pid" || rc=$?
+wait "$cmd_pid" 2>/dev/null || rc=$?  # no "Killed" job notice; the status says it
 exit "$rc"

@@ -28,6 +28,10 @@ Options:
   --loss PCT          percent of packets dropped on the egress of each host's eth0 (default 0),
                       e.g. 1 or 0.5
   --rate RATE         bandwidth cap per host egress (tc tbf), e.g. 1gbit, 200mbit (default none)
+  --cpus-per-host C   give host I only CPUs (I-1)*C .. I*C-1 (modulo the machine's), as a real
+                      node has cores of its own: comops then binds each host's ranks to that
+                      host's CPUs and judges oversubscription per host. Default: every host sees
+                      every CPU, so ranks of different hosts may share a core
   -h, --help          this text
 
 Delay and loss come from a tc-BPF egress program (scripts/sim_cluster/delay_loss.bpf.c, compiled
@@ -48,7 +52,8 @@ COMMAND runs in the head namespace, in the current directory, with these variabl
   SIM_ENTER       $SIM_ENTER HOST COMMAND [ARGS...] runs COMMAND (no shell) on HOST, in the
                   current directory
   SIM_RUN_DIR     the run's temporary directory (removed at the end)
-  SIM_DELAY_US, SIM_LOSS_PCT, SIM_RATE, SIM_RANKS_PER_HOST   the options in effect
+  SIM_DELAY_US, SIM_LOSS_PCT, SIM_RATE, SIM_RANKS_PER_HOST, SIM_CPUS_PER_HOST   the options
+                  in effect
 
 Exit status: COMMAND's; 2 bad option or not root; 3 the cluster could not be built (namespaces,
 veth, tc, clang). Runs are independent: every device, address and mount lives in the run's own
@@ -64,15 +69,16 @@ ranks_per_host=2
 delay_us=0
 loss_pct=0
 rate=
+cpus_per_host=0  # 0: every host runs on all of the machine's CPUs
 while (($#)); do
   case $1 in
     -h | --help) usage; exit 0 ;;
-    --hosts | --ranks-per-host | --delay-us | --loss | --rate)
+    --hosts | --ranks-per-host | --delay-us | --loss | --rate | --cpus-per-host)
       (($# >= 2)) || die_usage "$1 needs a value"
       opt=$1 val=$2
       shift 2
       ;;
-    --hosts=* | --ranks-per-host=* | --delay-us=* | --loss=* | --rate=*)
+    --hosts=* | --ranks-per-host=* | --delay-us=* | --loss=* | --rate=* | --cpus-per-host=*)
       opt=${1%%=*} val=${1#*=}
       shift
       ;;
@@ -94,6 +100,10 @@ while (($#)); do
       loss_ppm=$(awk -v p="$val" 'BEGIN { printf "%d", p * 10000 + 0.5 }')
       ((loss_ppm <= 1000000)) || die_usage "--loss must be at most 100, not '$val'"
       loss_pct=$val ;;
+    --cpus-per-host)
+      [[ $val =~ ^[0-9]+$ ]] && ((val >= 1 && val <= $(nproc))) ||
+        die_usage "--cpus-per-host must be 1..$(nproc) (this machine's CPUs), not '$val'"
+      cpus_per_host=$((10#$val)) ;;
     --rate)
       [[ $val =~ ^[0-9]+(\.[0-9]+)?([kmg]?(bit|bps))$ ]] || die_usage "--rate must be a tc rate such as 1gbit or 200mbit, not '$val'"
       rate=$val ;;
@@ -187,10 +197,17 @@ start_host simhead
 head_pid=$init_pid
 echo "simhead $head_pid" >"$run_dir/pids"
 declare -A pid_of
+ncpu=$(nproc)
+i=0
 for n in "${names[@]}"; do
   start_host "$n" PID
   pid_of[$n]=$init_pid
-  echo "$n ${pid_of[$n]}" >>"$run_dir/pids"
+  cpus=all
+  if ((cpus_per_host > 0)); then  # host I: CPUs (I-1)*C .. I*C-1, modulo the machine's
+    cpus=$(for ((c = 0; c < cpus_per_host; c++)); do echo $(((i * cpus_per_host + c) % ncpu)); done | sort -nu | paste -sd,)
+  fi
+  echo "$n ${pid_of[$n]} $cpus" >>"$run_dir/pids"
+  i=$((i + 1))
 done
 
 bpf_obj=
@@ -230,11 +247,14 @@ cat >"$run_dir/enter" <<EOF
 set -euo pipefail
 ((\$# >= 2)) || { echo "enter: usage: enter HOST COMMAND [ARGS...]" >&2; exit 2; }
 pid=\$(awk -v h="\$1" '\$1 == h { print \$2 }' "$run_dir/pids")
+cpus=\$(awk -v h="\$1" '\$1 == h { print \$3 }' "$run_dir/pids")
 [[ -n \$pid ]] || { echo "enter: unknown host '\$1'" >&2; exit 255; }
 shift
 pid_ns=(--pid)
 [[ \$pid == "\$(awk '\$1 == "simhead" { print \$2 }' "$run_dir/pids")" ]] && pid_ns=()
-exec nsenter -t "\$pid" --net --uts --ipc --mount "\${pid_ns[@]}" --wd="\$PWD" -- "\$@"
+affinity=()
+[[ -n \$cpus && \$cpus != all ]] && affinity=(taskset -c "\$cpus")
+exec "\${affinity[@]}" nsenter -t "\$pid" --net --uts --ipc --mount "\${pid_ns[@]}" --wd="\$PWD" -- "\$@"
 EOF
 # ssh [ssh options] HOST COMMAND...: what Hydra's ssh launcher calls; like ssh, it joins COMMAND's
 # words with spaces and hands the line to a shell on HOST.
@@ -264,6 +284,7 @@ export SIM_MPIEXEC="mpiexec.hydra -f $SIM_HOSTFILE -launcher ssh -launcher-exec 
 export SIM_ENTER=$run_dir/enter
 export SIM_RUN_DIR=$run_dir
 export SIM_DELAY_US=$delay_us SIM_LOSS_PCT=$loss_pct SIM_RATE=$rate SIM_RANKS_PER_HOST=$ranks_per_host
+export SIM_CPUS_PER_HOST=$cpus_per_host
 
 # In the background so that a trapped SIGTERM is handled at once; stdin passed on explicitly.
 rc=0

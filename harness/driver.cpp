@@ -195,8 +195,10 @@ int run_comops(int argc, char** argv) {
     if (needs_processes(config, families) && !under_launcher()) {
       // The world must hold the largest np; without --np that is known only after the topology,
       // so size it from the defaults finalize_config would choose.
+      // Inside a batch allocation (salloc, sbatch) the default counts go up to its tasks.
       Config probe = config;
-      finalize_config(probe, 1, false, false, Pinning(config.bind).cores());
+      const int tasks = allocation_tasks();
+      finalize_config(probe, 1, false, false, tasks > 0 ? tasks : Pinning(config.bind).cores());
       if (max_np(probe) > 1)
         return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv);
     }

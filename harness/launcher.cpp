@@ -54,6 +54,14 @@ std::string find_mpiexec(const std::string& requested) {
       name));
 }
 
+int allocation_tasks() {
+  const char* tasks = std::getenv("SLURM_NTASKS");
+  if (tasks == nullptr) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(tasks, &end, 10);
+  return end != tasks && *end == '\0' && n > 0 && n < 1000000 ? static_cast<int>(n) : 0;
+}
+
 std::vector<std::string> launcher_command(const std::string& requested) {
   std::string text = requested;
   if (text.empty()) {

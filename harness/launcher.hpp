@@ -14,6 +14,10 @@ bool under_launcher();
 /// on PATH. Throws RuntimeError when it cannot be found.
 std::string find_mpiexec(const std::string& requested);
 
+/// Tasks of the batch allocation comops runs in (Slurm's SLURM_NTASKS, e.g. inside salloc), or 0
+/// outside one: run directly there, comops sizes its job to the allocation.
+int allocation_tasks();
+
 /// The launcher command: `requested`, else $COMOPS_MPIEXEC, else "mpiexec", split at white space
 /// into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved as
 /// find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty.

@@ -119,6 +119,26 @@ TEST(FindMpiexec, EmptyPathDirThrows) {
   fs::remove(tmpl);
 }
 
+TEST(AllocationTasks, ReadsSlurmNtasks) {
+  {
+    ScopedEnv env("SLURM_NTASKS", "32");
+    EXPECT_EQ(allocation_tasks(), 32);
+  }
+  for (const char* bad : {"", "x", "4x", "-2", "0"}) {
+    ScopedEnv env("SLURM_NTASKS", bad);
+    EXPECT_EQ(allocation_tasks(), 0) << bad;
+  }
+}
+
+TEST(LauncherCommand, SplitsWordsAndResolvesTheProgram) {
+  const std::string mpiexec = find_mpiexec("mpiexec");
+  EXPECT_EQ(launcher_command("mpiexec -f hosts -iface br0"),
+            (std::vector<std::string>{mpiexec, "-f", "hosts", "-iface", "br0"}));
+  ScopedEnv env("COMOPS_MPIEXEC", "mpiexec  -bind-to core");
+  EXPECT_EQ(launcher_command(""), (std::vector<std::string>{mpiexec, "-bind-to", "core"}));
+  EXPECT_THROW(launcher_command("/nonexistent/mpiexec -n 2"), RuntimeError);
+}
+
 TEST(UnderLauncher, DetectsLauncherVariables) {
   std::vector<std::unique_ptr<ScopedEnv>> cleared;
   for (const char* var : kLauncherVars)

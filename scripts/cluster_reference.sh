@@ -27,4 +27,5 @@ run() {  # OUT_SUBDIR SIM_CLUSTER_OPTIONS... -- COMOPS_OPTIONS...
 run intra --hosts 1 --ranks-per-host 2 -- --np 2 --op=pingpong --pair=intra
 run inter --hosts 2 --ranks-per-host 1 --cpus-per-host 1 -- --np 2 --op=pingpong --pair=inter
 run collectives --hosts 2 --ranks-per-host 2 --cpus-per-host 1 -- --np 4 --op=broadcast,reduce
-/usr/bin/python3 scripts/plot.py "$out"/{intra,inter,collectives}/results.json -o "$out"
+/usr/bin/python3 scripts/plot.py "$out"/{intra,inter}/results.json --np 2 -o "$out"
+/usr/bin/python3 scripts/plot.py "$out"/collectives/results.json -o "$out"

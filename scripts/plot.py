@@ -63,7 +63,8 @@ class Plotter:
 
     # -- helpers -------------------------------------------------------------------------------
     def style(self, backend):
-        return FAMILY_STYLE.get(backend.split("-")[0], ("-.", "D"))
+        line, marker = FAMILY_STYLE.get(backend.split("-")[0].split(" ")[0], ("-.", "D"))
+        return ("--" if backend.endswith(cr.INTER_SUFFIX) else line), marker
 
     def footer(self, fig, extra):
         ctx = self.results.context
@@ -88,7 +89,7 @@ class Plotter:
         any_flag = False
         by_backend = {}
         for row in rows:
-            by_backend.setdefault(row["backend"], []).append(row)
+            by_backend.setdefault(cr.key(row)[0], []).append(row)  # "mpi inter": its own line
         for backend in sorted(by_backend):
             pts = sorted(by_backend[backend], key=x_of)
             pts = [r for r in pts if y_of(r) is not None]

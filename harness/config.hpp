@@ -34,7 +34,7 @@ struct Config {
   BindPolicy bind = BindPolicy::kCompact;
   PlacementPolicy placement = PlacementPolicy::kPacked;  ///< --placement
   std::string pair = "auto";                             ///< --pair as given
-  std::vector<Pair> pairs;  ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
+  std::vector<Pair> pairs;        ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
   bool limits = true;             ///< measure the machine limits
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)

@@ -125,10 +125,9 @@ int run_in_world(World& world, Config& config,
   const bool psi = cpu_stall_total_us().has_value();
   if (world.is_root()) {
     try {
-      for (const auto& s : skipped)
-        fmt::print(stderr, "comops: note: {}, skipped\n", s);
-      const auto context = run_context(config, world.size(), pinning, limits, idle, psi, backends,
-                                       nodes, facts);
+      for (const auto& s : skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
+      const auto context =
+          run_context(config, world.size(), pinning, limits, idle, psi, backends, nodes, facts);
       reporters = open_reporters(config, limits, nodes, context);
     } catch (const std::exception& e) {
       failure = e.what();
@@ -155,7 +154,8 @@ int run_in_world(World& world, Config& config,
     std::string error;
     try {
       result = measure_point(backend, args, options_for(config, p, over), pinning, placement);
-      for (int node : placement.node) result.hosts.push_back(nodes.host[static_cast<std::size_t>(node)]);
+      for (int node : placement.node)
+        result.hosts.push_back(nodes.host[static_cast<std::size_t>(node)]);
     } catch (const std::exception& e) {
       error = e.what();
     }

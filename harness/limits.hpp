@@ -18,9 +18,9 @@ namespace comops {
 struct NetworkLimits {
   int rank_a = 0, rank_b = 0;
   std::string host_a, host_b;
-  double rtt_us = 0;                      ///< 8-byte round trip, median of repetitions
-  std::size_t bw_bytes = 1u << 20;        ///< message size of the bandwidth figure
-  double bw_GBps = 0;                     ///< one-way: 2 x bw_bytes / round trip (1e9 B/s)
+  double rtt_us = 0;                ///< 8-byte round trip, median of repetitions
+  std::size_t bw_bytes = 1u << 20;  ///< message size of the bandwidth figure
+  double bw_GBps = 0;               ///< one-way: 2 x bw_bytes / round trip (1e9 B/s)
 };
 
 struct MachineLimits {

@@ -46,8 +46,7 @@ void agree(Comm& comm, bool failed, const std::string& what) {
 // Runs on one participant; participant 0 writes `out`.
 void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
                             const MeasureOptions& opt, int iterations, int warmup,
-                            const Pinning& pinning, const Placement& placement,
-                            PointResult& out) {
+                            const Pinning& pinning, const Placement& placement, PointResult& out) {
   const int rank = comm.rank();
   const int np = comm.size();
   const auto me = static_cast<std::size_t>(rank);
@@ -184,11 +183,11 @@ PointResult measure_point(Backend& backend, const Args& args, const MeasureOptio
   out.nodes = placement.nodes;
   out.pair = placement.pair;
   if (placement.group.size() != args.np)
-    throw RuntimeError(fmt::format("placement of {} participants for np={}",
-                                   placement.group.size(), args.np));
+    throw RuntimeError(
+        fmt::format("placement of {} participants for np={}", placement.group.size(), args.np));
   backend.spmd(placement.group, [&](Comm& comm) {
-    measure_on_participant(comm, args, factory, opt, out.iterations, out.warmup, pinning,
-                           placement, out);
+    measure_on_participant(comm, args, factory, opt, out.iterations, out.warmup, pinning, placement,
+                           out);
   });
   return out;
 }

@@ -32,10 +32,8 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
   nlohmann::json node_list = nlohmann::json::array();
   for (int n = 0; n < nodes.nodes(); ++n) {
     const auto i = static_cast<std::size_t>(n);
-    nlohmann::json node = {{"node", n},
-                           {"host", nodes.host[i]},
-                           {"cores", nodes.cores[i]},
-                           {"ranks", nodes.ranks[i]}};
+    nlohmann::json node = {
+        {"node", n}, {"host", nodes.host[i]}, {"cores", nodes.cores[i]}, {"ranks", nodes.ranks[i]}};
     if (i < facts.size()) {
       node["topology"] = facts[i].topology;
       node["limits"] = to_json(facts[i].limits);

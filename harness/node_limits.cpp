@@ -71,8 +71,7 @@ std::vector<NodeFacts> survey_nodes(const World& world, const NodeMap& nodes,
   } else if (leader) {
     const std::string text =
         nlohmann::json{{"topology", mine.topology}, {"limits", to_json(mine.limits)}}.dump();
-    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, kTagLimits,
-             MPI_COMM_WORLD);
+    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, kTagLimits, MPI_COMM_WORLD);
   }
   world.quiet_barrier();
   return all;
@@ -100,8 +99,8 @@ std::optional<NetworkLimits> measure_network(const World& world, const NodeMap& 
     } else {
       for (;;) {  // echo every message until rank 0 says stop
         MPI_Status st;
-        MPI_Recv(buf.data(), static_cast<int>(buf.size()), MPI_BYTE, 0, MPI_ANY_TAG,
-                 MPI_COMM_WORLD, &st);
+        MPI_Recv(buf.data(), static_cast<int>(buf.size()), MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD,
+                 &st);
         if (st.MPI_TAG == kTagStop) break;
         int count = 0;
         MPI_Get_count(&st, MPI_BYTE, &count);

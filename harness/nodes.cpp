@@ -48,7 +48,8 @@ std::vector<int> allgather_int(int mine, MPI_Comm comm) {
 }  // namespace
 
 int NodeMap::local_rank(int r) const {
-  const auto& list = ranks.at(static_cast<std::size_t>(node_of_rank.at(static_cast<std::size_t>(r))));
+  const auto& list =
+      ranks.at(static_cast<std::size_t>(node_of_rank.at(static_cast<std::size_t>(r))));
   return static_cast<int>(std::find(list.begin(), list.end(), r) - list.begin());
 }
 

@@ -97,7 +97,8 @@ std::vector<Pair> resolve_pairs(const std::string& name, const NodeMap& nodes, b
   if (!processes) {
     if (name == "inter")
       throw UsageError(
-          "--pair=inter needs a backend of MPI processes (mpi, swcc): shm's threads share one node");
+          "--pair=inter needs a backend of MPI processes (mpi, swcc): shm's threads share one "
+          "node");
     return {Pair::kIntra};
   }
   if (name == "auto" && nodes.nodes() > 1 && nodes.ranks[0].size() < 2)
@@ -108,8 +109,8 @@ std::vector<Pair> resolve_pairs(const std::string& name, const NodeMap& nodes, b
 
 Placement place_processes(const NodeMap& nodes, int np, PlacementPolicy policy, Pair pair) {
   if (np < 1 || np > nodes.world_size())
-    throw UsageError(fmt::format("np={} needs {} MPI processes, the run has {}", np, np,
-                                 nodes.world_size()));
+    throw UsageError(
+        fmt::format("np={} needs {} MPI processes, the run has {}", np, np, nodes.world_size()));
   std::vector<int> order = order_of(nodes, policy);
   if (pair != Pair::kNone && np >= 2) {
     const int second = partner(nodes, pair);
@@ -123,8 +124,7 @@ Placement place_processes(const NodeMap& nodes, int np, PlacementPolicy policy, 
 }
 
 Placement place_threads(const NodeMap& nodes, int np, Pair pair) {
-  return describe(nodes, Group::first(np), std::vector<int>(static_cast<std::size_t>(np), 0),
-                  pair);
+  return describe(nodes, Group::first(np), std::vector<int>(static_cast<std::size_t>(np), 0), pair);
 }
 
 NodeMap single_node_map(int cores, const std::string& host) {

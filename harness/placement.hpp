@@ -40,7 +40,7 @@ struct Placement {
   std::vector<int> local_count;  ///< this point's participants on that node
   int nodes = 1;                 ///< nodes the participants span (ping-pong: participants 0, 1)
   Pair pair = Pair::kNone;
-  bool oversubscribed = false;   ///< more participants on some node than it has cores
+  bool oversubscribed = false;  ///< more participants on some node than it has cores
 };
 
 /// Processes: np world ranks by policy (with `pair`, participant 1 is the pair's partner).

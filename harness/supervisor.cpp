@@ -70,9 +70,10 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
                       int forwarded_signal, int* code) {
   if (forwarded_signal != 0) {
     *code = 128 + forwarded_signal;
-    return fmt::format("comops: error: interrupted by {}; the rows measured before are in the "
-                       "output files",
-                       forwarded_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    return fmt::format(
+        "comops: error: interrupted by {}; the rows measured before are in the "
+        "output files",
+        forwarded_signal == SIGINT ? "SIGINT" : "SIGTERM");
   }
   static const std::regex bad(R"(PID (\d+) RUNNING AT (\S+)\s*=?\s*\n=\s*EXIT CODE: (\d+))");
   std::smatch m;
@@ -90,9 +91,10 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
     }
     const std::string who = rank >= 0 ? fmt::format("rank {} (pid {} on host {})", rank, pid, host)
                                       : fmt::format("a rank (pid {} on host {})", pid, host);
-    return fmt::format("comops: error: lost {}: it ended with code {} and the launcher ended the "
-                       "job; the rows measured before are in the output files",
-                       who, m[3].str());
+    return fmt::format(
+        "comops: error: lost {}: it ended with code {} and the launcher ended the "
+        "job; the rows measured before are in the output files",
+        who, m[3].str());
   }
   if (WIFSIGNALED(status)) {
     *code = 3;
@@ -102,9 +104,10 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
   if (rank_table.empty()) {
     *code = 3;
     return exit == 0 ? "comops: error: the launcher ran no comops rank (nothing was measured)"
-                     : fmt::format("comops: error: the launcher failed with exit code {} before "
-                                   "comops started",
-                                   exit);
+                     : fmt::format(
+                           "comops: error: the launcher failed with exit code {} before "
+                           "comops started",
+                           exit);
   }
   if (exit <= 3) {
     *code = exit;  // comops' own code, agreed by every rank; its ranks printed the line
@@ -135,7 +138,8 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
         launcher.at(0)));
   // A private directory ($TMPDIR or /tmp) where rank 0 leaves the rank table.
   std::error_code tmp_ec;
-  std::string run_dir = (std::filesystem::temp_directory_path(tmp_ec) / "comops-run.XXXXXX").string();
+  std::string run_dir =
+      (std::filesystem::temp_directory_path(tmp_ec) / "comops-run.XXXXXX").string();
   if (tmp_ec || ::mkdtemp(run_dir.data()) == nullptr)
     throw RuntimeError(fmt::format("cannot create a run directory: {}", std::strerror(errno)));
   const std::string self = self_path(), np_text = std::to_string(np);

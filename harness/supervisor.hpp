@@ -25,7 +25,7 @@ void record_ranks(const NodeMap& nodes);
 /// What the supervisor says of a job that ended with `status` (a waitpid status), given the
 /// launcher's output, the rank table record_ranks wrote ("" if none) and the signal forwarded
 /// (0 if none). Sets `code` to the exit code; returns the line to print ("" for none). Pure.
-std::string judge_job(int status, const std::string& launcher_stderr,
-                      const std::string& rank_table, int forwarded_signal, int* code);
+std::string judge_job(int status, const std::string& launcher_stderr, const std::string& rank_table,
+                      int forwarded_signal, int* code);
 
 }  // namespace comops

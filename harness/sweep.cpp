@@ -27,9 +27,9 @@ std::vector<Point> build_sweep(const Config& c,
         for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
           if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {
             if (skipped)
-              skipped->push_back(fmt::format(
-                  "{}: pingpong between nodes is not possible (threads share one node)",
-                  backends[b]->label()));
+              skipped->push_back(
+                  fmt::format("{}: pingpong between nodes is not possible (threads share one node)",
+                              backends[b]->label()));
             continue;
           }
           pairs.push_back(pair);

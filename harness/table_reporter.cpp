@@ -29,8 +29,7 @@ std::string opt_num(const std::optional<double>& v, const char* spec = "{:10.4g}
 
 class TableReporter final : public Reporter {
  public:
-  TableReporter(std::string path, const Config& config, const MachineLimits& limits,
-                NodeMap nodes)
+  TableReporter(std::string path, const Config& config, const MachineLimits& limits, NodeMap nodes)
       : path_(std::move(path)), config_(config), limits_(limits), nodes_(std::move(nodes)) {}
 
   void add(const Row& r) override { rows_.push_back(r); }
@@ -61,9 +60,10 @@ class TableReporter final : public Reporter {
     std::string s = fmt::format("nodes: {} --", nodes_.nodes());
     for (int n = 0; n < nodes_.nodes(); ++n) {
       const auto& ranks = nodes_.ranks[static_cast<std::size_t>(n)];
-      s += fmt::format(" node {} = {} (world ranks {}, {} cores){}", n,
-                       nodes_.host[static_cast<std::size_t>(n)], fmt::join(ranks, ","),
-                       nodes_.cores[static_cast<std::size_t>(n)], n + 1 < nodes_.nodes() ? ";" : "");
+      s +=
+          fmt::format(" node {} = {} (world ranks {}, {} cores){}", n,
+                      nodes_.host[static_cast<std::size_t>(n)], fmt::join(ranks, ","),
+                      nodes_.cores[static_cast<std::size_t>(n)], n + 1 < nodes_.nodes() ? ";" : "");
     }
     return s + fmt::format(
                    "\nthe nodes column counts the nodes a point's participants span; shm threads "
@@ -100,18 +100,18 @@ class TableReporter final : public Reporter {
 
   std::string header(OpKind op, const char* first) const {
     std::string h = fmt::format("{:>8}  {:<16}{:>5}{:>10}{:>10}{:>10}  {:<21}{:>10}", first,
-                                "backend", "nodes",
-                                op == OpKind::kPingpong ? "RTT_us" : "time_us", "min_us", "avg_us",
-                                "reps [min .. max] us", "bw_GBps");
+                                "backend", "nodes", op == OpKind::kPingpong ? "RTT_us" : "time_us",
+                                "min_us", "avg_us", "reps [min .. max] us", "bw_GBps");
     if (op == OpKind::kPingpong) h += fmt::format("{:>11}{:>10}", "latency_us", "rate_GBps");
     return h + "  flags\n";
   }
 
   std::string line(const std::string& key, const Row& r) const {
     const auto& p = r.point;
-    std::string s = fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}",
-                                key, label(r), p.nodes, p.time_max_us, p.time_min_us, p.time_avg_us,
-                                min_of(p.rep_max_us), max_of(p.rep_max_us), opt_num(r.bw_GBps));
+    std::string s =
+        fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}", key,
+                    label(r), p.nodes, p.time_max_us, p.time_min_us, p.time_avg_us,
+                    min_of(p.rep_max_us), max_of(p.rep_max_us), opt_num(r.bw_GBps));
     if (p.args.op == OpKind::kPingpong)
       s += fmt::format(" {}{}", opt_num(r.latency_us), opt_num(r.rate_GBps));
     return s + "  " + flags_of(r) + "\n";

@@ -74,9 +74,10 @@ constexpr const char* kQuick = "--backend=mpi --np=2 -n 5 -w 1 -r 2 --no-limits"
 TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
   const Outcome o = comops("--help");
   EXPECT_EQ(o.code, 0);
-  for (const char* word : {"--backend", "--op", "--np", "--sizes", "--min-bytes", "--max-bytes",
-                           "--step-factor", "--iters", "--warmup", "--repetitions", "--bind", "--placement", "--pair",
-                           "--csv", "--json", "--gbench-json", "Exit codes", "latency = RTT/2"})
+  for (const char* word :
+       {"--backend", "--op", "--np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor",
+        "--iters", "--warmup", "--repetitions", "--bind", "--placement", "--pair", "--csv",
+        "--json", "--gbench-json", "Exit codes", "latency = RTT/2"})
     EXPECT_NE(o.out.find(word), std::string::npos) << word;
   EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);
   EXPECT_EQ(o.err, "");

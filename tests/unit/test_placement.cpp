@@ -22,8 +22,8 @@ NodeMap two_nodes(int per_node, int cores) {
 
 TEST(NodeMap, NodesNumberedByLowestRankWhateverTheLabels) {
   // A round-robin launch: even ranks on host x (label 7), odd ranks on host y (label 3).
-  const NodeMap m = make_node_map({7, 3, 7, 3, 7}, {"x", "y", "x", "y", "x"}, {1, 2, 3, 4, 5},
-                                  {4, 2, 4, 2, 4});
+  const NodeMap m =
+      make_node_map({7, 3, 7, 3, 7}, {"x", "y", "x", "y", "x"}, {1, 2, 3, 4, 5}, {4, 2, 4, 2, 4});
   ASSERT_EQ(m.nodes(), 2);
   EXPECT_EQ(m.node_of_rank, (std::vector<int>{0, 1, 0, 1, 0}));
   EXPECT_EQ(m.ranks[0], (std::vector<int>{0, 2, 4}));
@@ -67,8 +67,8 @@ TEST(Placement, SpreadGoesRoundRobinOverNodes) {
 
 TEST(Placement, OversubscriptionIsJudgedPerNode) {
   // Two 16-core nodes with 32 ranks: 16 on each, nobody oversubscribed.
-  EXPECT_FALSE(place_processes(two_nodes(16, 16), 32, PlacementPolicy::kPacked, Pair::kNone)
-                   .oversubscribed);
+  EXPECT_FALSE(
+      place_processes(two_nodes(16, 16), 32, PlacementPolicy::kPacked, Pair::kNone).oversubscribed);
   // Three ranks on a 2-core node, even though the two nodes have 4 cores together.
   const Placement p = place_processes(two_nodes(3, 2), 4, PlacementPolicy::kPacked, Pair::kNone);
   EXPECT_EQ(p.group.ranks, (std::vector<int>{0, 1, 2, 3}));

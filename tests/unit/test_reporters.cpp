@@ -592,8 +592,8 @@ TEST(TableReporter, SeveralNodesShowHostsPairsAndTheNetwork) {
   net.bw_bytes = 8;  // so that its bandwidth row shows at the 8-byte size too
   net.bw_GBps = 0.25;
   limits.network = net;
-  const NodeMap nodes = make_node_map({0, 0, 2, 2}, {"h1", "h1", "h2", "h2"}, {1, 2, 3, 4},
-                                      {2, 2, 2, 2});
+  const NodeMap nodes =
+      make_node_map({0, 0, 2, 2}, {"h1", "h1", "h2", "h2"}, {1, 2, 3, 4}, {2, 2, 2, 2});
   auto rep = make_table_reporter("", config, limits, nodes);
   PointResult intra = pingpong_point();
   intra.hosts = {"h1", "h1"};

@@ -1,5 +1,6 @@
 // Unit tests of the sweep as data (harness/sweep.hpp): the exact list of points, merged table
 // membership, barrier at 0 bytes, and backends that lack an op.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -17,10 +18,11 @@ namespace {
 
 // One point as text, so a mismatch shows the whole list.
 std::string describe(const Point& p) {
-  return std::to_string(p.backend) + " " + std::string(op_name(p.op)) +
-         " np=" + std::to_string(p.np) + " bytes=" + std::to_string(p.bytes) +
-         (p.size_table ? " size" : "") + (p.np_table ? " np" : "") +
-         (p.pair != Pair::kNone ? " " + pair_name(p.pair) : "");
+  std::string s = fmt::format("{} {} np={} bytes={}", p.backend, op_name(p.op), p.np, p.bytes);
+  if (p.size_table) s += " size";
+  if (p.np_table) s += " np";
+  if (p.pair != Pair::kNone) s += " " + pair_name(p.pair);
+  return s;
 }
 
 std::vector<std::string> describe(const std::vector<Point>& points) {
@@ -32,8 +34,7 @@ std::vector<std::string> describe(const std::vector<Point>& points) {
 // A backend that implements every op except those it is told to lack; it never runs anything.
 class FakeBackend final : public Backend {
  public:
-  FakeBackend(std::string label, std::set<OpKind> lacks,
-              Participants kind = Participants::kThreads)
+  FakeBackend(std::string label, std::set<OpKind> lacks, Participants kind = Participants::kThreads)
       : label_(std::move(label)), lacks_(std::move(lacks)), kind_(kind) {}
   std::string label() const override { return label_; }
   Participants participants() const override { return kind_; }
@@ -76,7 +77,7 @@ TEST(BuildSweep, ExactPointsForOneBackend) {
       {0, kPP, 2, 8, true, false, kIntra},     // size table
       {0, kPP, 2, 1024, true, true, kIntra},   // in both tables, once
       {0, kPP, 4, 1024, false, true, kIntra},  // np table
-      {0, kBar, 2, 0, false, true},    // barrier: np table at 0 bytes
+      {0, kBar, 2, 0, false, true},            // barrier: np table at 0 bytes
       {0, kBar, 4, 0, false, true},
   };
   EXPECT_EQ(describe(points), describe(expected));
@@ -102,9 +103,10 @@ TEST(BuildSweep, BackendLackingAnOpIsSkippedAndNamed) {
   std::vector<std::string> skipped;
   const auto points = build_sweep(sweep_config(), backends, &skipped);
   const std::vector<Point> expected = {
-      {0, kPP, 2, 8, true, false, kIntra},   {0, kPP, 2, 1024, true, true, kIntra},  {0, kPP, 4, 1024, false, true, kIntra},
-      {0, kBar, 2, 0, false, true},  {0, kBar, 4, 0, false, true},   {1, kPP, 2, 8, true, false, kIntra},
-      {1, kPP, 2, 1024, true, true, kIntra}, {1, kPP, 4, 1024, false, true, kIntra},
+      {0, kPP, 2, 8, true, false, kIntra},    {0, kPP, 2, 1024, true, true, kIntra},
+      {0, kPP, 4, 1024, false, true, kIntra}, {0, kBar, 2, 0, false, true},
+      {0, kBar, 4, 0, false, true},           {1, kPP, 2, 8, true, false, kIntra},
+      {1, kPP, 2, 1024, true, true, kIntra},  {1, kPP, 4, 1024, false, true, kIntra},
   };
   EXPECT_EQ(describe(points), describe(expected));
   EXPECT_EQ(skipped, (std::vector<std::string>{"nobarrier: barrier is not implemented"}));
@@ -121,8 +123,8 @@ TEST(BuildSweep, PingpongOncePerPairAndThreadsOnlyIntra) {
   c.np_bytes = 8;
   c.ops = {kPP};
   std::vector<std::unique_ptr<Backend>> backends;
-  backends.push_back(std::make_unique<FakeBackend>("procs", std::set<OpKind>{},
-                                                   Participants::kProcesses));
+  backends.push_back(
+      std::make_unique<FakeBackend>("procs", std::set<OpKind>{}, Participants::kProcesses));
   backends.push_back(std::make_unique<FakeBackend>("threads", std::set<OpKind>{}));
   std::vector<std::string> skipped;
   const auto points = build_sweep(c, backends, &skipped);
@@ -132,8 +134,9 @@ TEST(BuildSweep, PingpongOncePerPairAndThreadsOnlyIntra) {
       {1, kPP, 2, 8, true, true, kIntra},
   };
   EXPECT_EQ(describe(points), describe(expected));
-  EXPECT_EQ(skipped, (std::vector<std::string>{
-                         "threads: pingpong between nodes is not possible (threads share one node)"}));
+  EXPECT_EQ(skipped,
+            (std::vector<std::string>{
+                "threads: pingpong between nodes is not possible (threads share one node)"}));
 }
 
 TEST(BuildSweep, NoBackendsNoPoints) {

@@ -21,7 +21,7 @@ std::string describe(const Point& p) {
   std::string s = fmt::format("{} {} np={} bytes={}", p.backend, op_name(p.op), p.np, p.bytes);
   if (p.size_table) s += " size";
   if (p.np_table) s += " np";
-  if (p.pair != Pair::kNone) s += " " + pair_name(p.pair);
+  if (p.pair != Pair::kNone) s += fmt::format(" {}", pair_name(p.pair));
   return s;
 }
 

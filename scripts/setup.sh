@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev libcli11-dev
           nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev libbenchmark-tools
           python3-matplotlib python3-scipy rumur)
-# The simulated cluster and its Slurm (tests labelled slurm), without Recommends: those would add
+# The simulated cluster (clang compiles its delay and loss program) and its Slurm (tests labelled
+# cluster and slurm), without Recommends: those would add
 # some 30 packages of Slurm plugins (HDF5, ROCm, IPMI, ...) that nothing here loads.
-lean_packages=(iproute2 procps slurmctld slurmd slurm-client munge)
+lean_packages=(iproute2 procps clang slurmctld slurmd slurm-client munge)
 missing=()
 lean_missing=()
 for p in "${packages[@]}"; do

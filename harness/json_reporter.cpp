@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 
 namespace comops {
@@ -34,7 +35,9 @@ class JsonReporter final : public Reporter {
     doc_["results"].push_back(to_json(r));
     auto& ctx = doc_["context"];
     if (r.oversubscribed) ctx["oversubscribed"] = true;
-    ctx["bindings"][fmt::format("{} np={}", r.point.backend, r.point.args.np)] = r.point.cores;
+    // One entry per placement: an inter-node ping-pong pair is placed apart from the others.
+    ctx["bindings"][fmt::format("{} np={}{}", r.point.backend, r.point.args.np,
+                                r.point.pair == Pair::kInter ? " inter" : "")] = r.point.cores;
     write_file_atomically(path_, doc_.dump(2) + "\n");
   }
 

@@ -643,6 +643,20 @@ TEST(JsonRow, InterPairCarriesHostsNodesAndItsOwnName) {
                    .contains("pair"));
 }
 
+TEST(JsonReporter, InterPairHasItsOwnBindings) {
+  TempDir dir;
+  const std::string path = dir.file("results.json");
+  auto rep = make_json_reporter(path, nlohmann::json::object());
+  PointResult inter = pingpong_point();
+  inter.pair = Pair::kInter;
+  inter.cores = {0, 0};
+  rep->add(make_row(pingpong_point(), some_limits(), false, std::nullopt, 1.0, true, false));
+  rep->add(make_row(inter, some_limits(), false, std::nullopt, 1.0, true, false));
+  const auto doc = read_json(path);
+  EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
+  EXPECT_EQ(doc["context"]["bindings"]["mpi np=2 inter"], (std::vector<int>{0, 0}));
+}
+
 TEST(Limits, JsonRoundTripAndNetwork) {
   MachineLimits l = some_limits();
   const MachineLimits back = limits_from_json(to_json(l));

@@ -5,17 +5,43 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "harness/finalize.hpp"
 
 namespace comops {
+namespace {
+
+// How long a rank whose MPI call failed waits before it aborts the job.
+constexpr auto kGraceBeforeAbort = std::chrono::seconds(3);
+
+// An MPI call failed on this rank. Most often a peer is gone (killed, or its host lost): the
+// launcher sees that process end and reports it by rank and host (which comops, run directly,
+// turns into one line), unless this rank's abort reaches it first. So the rank waits a moment,
+// during which the launcher usually ends the job, and only then aborts with the MPI error,
+// printing MPICH's error text as MPI_ERRORS_ARE_FATAL would.
+void abort_after_grace(MPI_Comm* comm, int* code, ...) {
+  std::this_thread::sleep_for(kGraceBeforeAbort);
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(*code, text, &len);
+  std::fprintf(stderr, "comops: error: an MPI call failed: %.*s\n", len, text);
+  MPI_Abort(*comm, *code);
+}
+
+}  // namespace
 
 World::World(int* argc, char*** argv) {
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  // Communicators made from the world (the points' sub-communicators, swcc's) inherit it.
+  MPI_Errhandler handler;
+  MPI_Comm_create_errhandler(abort_after_grace, &handler);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, handler);
+  MPI_Errhandler_free(&handler);
 }
 
 // finalize_mpi(), not MPI_Finalize(): MPICH 4.0.2 over UCX TCP can hang there (finalize.cpp).

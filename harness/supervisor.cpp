@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "comops/op.hpp"
+#include "harness/reporter.hpp"
 
 namespace comops {
 namespace {
@@ -125,10 +126,11 @@ void record_ranks(const NodeMap& nodes) {
     table.push_back({{"rank", r},
                      {"host", nodes.host_of_rank(r)},
                      {"pid", nodes.pid_of_rank[static_cast<std::size_t>(r)]}});
-  const std::filesystem::path path = std::filesystem::path(dir) / kRankTable;
-  std::ofstream(path.string() + ".tmp") << table.dump() << '\n';
-  std::error_code ec;
-  std::filesystem::rename(path.string() + ".tmp", path, ec);
+  try {
+    write_file_atomically((std::filesystem::path(dir) / kRankTable).string(), table.dump() + "\n");
+  } catch (const RuntimeError&) {
+    // Without the table the supervisor still reports a lost rank, by pid and host only.
+  }
 }
 
 int run_under_launcher(const std::vector<std::string>& launcher, int np, int argc, char** argv) {

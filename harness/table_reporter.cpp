@@ -120,9 +120,16 @@ class TableReporter final : public Reporter {
   std::string memcpy_line(const std::string& key, std::size_t bytes) const {
     auto it = limits_.memcpy_GBps.find(bytes);
     if (it == limits_.memcpy_GBps.end()) return "";
-    const double t_us = static_cast<double>(bytes) / (it->second * 1e3);
-    return fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n", key, "[memcpy]",
-                       1, t_us, "", "", "", it->second);
+    return limit_line(key, "[memcpy]", 1, static_cast<double>(bytes) / (it->second * 1e3),
+                      it->second);
+  }
+
+  // A machine-limit row: its time in the headline column and, for a bandwidth limit, its bw.
+  static std::string limit_line(const std::string& key, const char* name, int nodes, double time_us,
+                                std::optional<double> bw_GBps = std::nullopt) {
+    std::string s = fmt::format("{:>8}  {:<16}{:>5}{:10.4g}", key, name, nodes, time_us);
+    if (bw_GBps) s += fmt::format("{:>10}{:>10}  {:<21}{:10.4g}", "", "", "", *bw_GBps);
+    return s + "\n";
   }
 
   std::string size_table(OpKind op) const {
@@ -134,19 +141,17 @@ class TableReporter final : public Reporter {
         fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
     s += definition(op) + limits_line() + header(op, "bytes");
     for (const auto& [bytes, rows] : by_size) {
-      for (const Row* r : rows) s += line(format_size(bytes), *r);
-      s += memcpy_line(format_size(bytes), bytes);
-      if (op == OpKind::kPingpong && bytes <= 64 && limits_.cacheline_rtt_us)
-        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}\n", format_size(bytes), "[cache-line]", 1,
-                         *limits_.cacheline_rtt_us);
-      if (op == OpKind::kPingpong && limits_.network && bytes == 8)
-        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}\n", format_size(bytes), "[network]", 2,
-                         limits_.network->rtt_us);
-      if (op == OpKind::kPingpong && limits_.network && bytes == limits_.network->bw_bytes)
-        s += fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:>10}{:>10}  {:<21}{:10.4g}\n",
-                         format_size(bytes), "[network]", 2,
-                         2.0 * static_cast<double>(bytes) / (limits_.network->bw_GBps * 1e3), "",
-                         "", "", limits_.network->bw_GBps);
+      const std::string key = format_size(bytes);
+      for (const Row* r : rows) s += line(key, *r);
+      s += memcpy_line(key, bytes);
+      if (op != OpKind::kPingpong) continue;
+      if (bytes <= 64 && limits_.cacheline_rtt_us)
+        s += limit_line(key, "[cache-line]", 1, *limits_.cacheline_rtt_us);
+      if (const auto& net = limits_.network; net && bytes == 8)
+        s += limit_line(key, "[network]", 2, net->rtt_us);
+      if (const auto& net = limits_.network; net && bytes == net->bw_bytes)
+        s += limit_line(key, "[network]", 2,
+                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), net->bw_GBps);
     }
     return s + "\n";
   }

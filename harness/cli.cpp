@@ -23,11 +23,23 @@ the run is oversubscribed), then lowered (to at least 1) so that one repetition 
 0.1 s on the slowest participant's warm-up; default warm-up: iterations / 10, at least 2,
 lowered (to at least 1) so that it takes about 0.1 s judged from the first operation.
 Run directly, comops launches itself under mpiexec with as many processes as the largest
---np needs and stays beside the job: a lost rank, a failed launcher or SIGINT/SIGTERM end
+--np needs (at most 16 per core, or per task of a Slurm allocation) and stays beside the job: a lost rank, a failed launcher or SIGINT/SIGTERM end
 in one comops line and exit 3 (130/143 for the signals). Run under mpiexec -n N or srun, it
 uses the N ranks it was given. On several nodes, --pair and --placement choose who takes part;
 every row gives its hosts and the number of nodes it spans.
+Output files are replaced atomically after every point; a device or FIFO (/dev/stdout) is
+written into, never replaced, and gets the JSON documents once at the end.
 Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";
+
+// For unsigned options: CLI11 would wrap "-1" around to the largest value.
+const CLI::Validator kNotNegative(
+    [](const std::string& value) {
+      const auto first = value.find_first_not_of(" \t");
+      return first != std::string::npos && value[first] == '-'
+                 ? fmt::format("must be 0 or more, not {}", value)
+                 : std::string();
+    },
+    "");
 
 std::vector<std::string> split_list(const std::vector<std::string>& items) {
   std::vector<std::string> out;
@@ -168,6 +180,7 @@ Config parse_command_line(int argc, char** argv,
       ->excludes(sizes_opt);
   app.add_option("-f,--step-factor", factor, "Factor between sizes")
       ->capture_default_str()
+      ->check(kNotNegative)
       ->excludes(sizes_opt);
   app.add_option("--np-bytes", np_bytes_text, "Message size of the time-versus-nprocs tables")
       ->capture_default_str();
@@ -176,7 +189,9 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("-w,--warmup", c.measure.warmup, "Untimed iterations first (default: by size)");
   app.add_option("-r,--repetitions", c.measure.repetitions, "Timed repetitions per point")
       ->capture_default_str();
-  app.add_option("--seed", c.measure.seed, "Validation seed")->capture_default_str();
+  app.add_option("--seed", c.measure.seed, "Validation seed (0 or more)")
+      ->capture_default_str()
+      ->check(kNotNegative);
   app.add_option("--bind", bind,
                  "Core binding of participants, on each node by the participant's index among "
                  "the point's participants on that node: compact, spread or none")
@@ -207,8 +222,18 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("--gbench-json", c.out.gbench_json,
                  "Write Google Benchmark JSON (for its compare.py) to this file");
   app.add_flag("--inject-fault", c.measure.inject_fault)->group("");  // hidden, for tests
+  std::string inject_throw;  // hidden, for tests: PHASE[@POINT]
+  app.add_option("--inject-throw", inject_throw)->group("");
 
-  for (auto& f : families) f->add_options(app);
+  // Which options each backend family added, to refuse them when the family is not selected.
+  std::vector<std::pair<std::string, std::vector<const CLI::Option*>>> family_options;
+  for (auto& f : families) {
+    const std::size_t before = app.get_options().size();
+    f->add_options(app);
+    const auto all = app.get_options();
+    family_options.emplace_back(f->name(), std::vector<const CLI::Option*>(
+                                               all.begin() + static_cast<long>(before), all.end()));
+  }
 
   try {
     app.parse(argc, argv);
@@ -222,8 +247,22 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError(e.what());
   }
 
+  // An option given an empty value ("--sizes=") is a mistake, not a request for the default.
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& value : o->results())
+      if (value.empty() && o->get_expected_min() > 0)
+        throw UsageError(fmt::format("{} needs a value, not an empty one", o->get_name()));
+
   c.command_line = join_argv(argc, argv);
   c.backends = resolve_backends({backend_names}, families);
+  for (const auto& [family, options] : family_options)
+    if (std::find(c.backends.begin(), c.backends.end(), family) == c.backends.end())
+      for (const CLI::Option* o : options)
+        if (o->count() > 0)
+          throw UsageError(
+              fmt::format("{} applies to the {} backend, which --backend does not "
+                          "select",
+                          o->get_name(), family));
   c.ops = resolve_ops({op_names}, {reduce_ops});
   if (!np_text.empty()) {
     c.np_list = parse_np_list({np_text});
@@ -264,6 +303,22 @@ Config parse_command_line(int argc, char** argv,
     if (c.out.csv.empty()) c.out.csv = dir + "/results.csv";
     if (c.out.json.empty()) c.out.json = dir + "/results.json";
     if (c.out.gbench_json.empty()) c.out.gbench_json = dir + "/gbench.json";
+  }
+  if (!inject_throw.empty()) {
+    const auto at = inject_throw.find('@');
+    const auto phase = parse_phase(inject_throw.substr(0, at));
+    std::size_t used = 0;
+    try {
+      if (at != std::string::npos) c.inject_point = std::stoul(inject_throw.substr(at + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (!phase || (at != std::string::npos && used != inject_throw.size() - at - 1))
+      throw UsageError(fmt::format(
+          "invalid --inject-throw '{}' (expected setup, warmup, timed or validation, then "
+          "optionally @POINT)",
+          inject_throw));
+    c.measure.inject_throw = *phase;
   }
   for (auto& f : families)
     if (std::find(c.backends.begin(), c.backends.end(), f->name()) != c.backends.end())

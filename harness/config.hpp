@@ -40,6 +40,7 @@ struct Config {
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
   OutputPaths out;
   std::string command_line;
+  std::size_t inject_point = 0;  ///< hidden: the sweep point where measure.inject_throw applies
 };
 
 /// Fills in what depends on the MPI world and checks participant counts against it.

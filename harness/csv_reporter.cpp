@@ -1,11 +1,8 @@
 // CSV reporter: one line per result row, flushed as it is measured.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
 #include "harness/ops.hpp"
+#include "harness/output_file.hpp"
 #include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/stats.hpp"
@@ -22,28 +19,23 @@ std::string num(const std::optional<double>& v) { return v ? fmt::format("{:.6g}
 
 class CsvReporter final : public Reporter {
  public:
-  explicit CsvReporter(const std::string& path) : path_(path), out_(path, std::ios::trunc) {
-    if (!out_) throw RuntimeError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-    out_ << kHeader << '\n' << std::flush;
+  explicit CsvReporter(const std::string& path) : out_(path) {
+    out_.write(std::string(kHeader) + "\n");
   }
   void add(const Row& r) override {
     const auto& p = r.point;
-    out_ << fmt::format(
-                "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
-                "\",{},\"{}\",{}\n",
-                p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
-                p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us),
-                max_of(p.rep_max_us), num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps),
-                num(r.memcpy_GBps), p.wrong, r.oversubscribed ? 1 : 0, r.contended ? 1 : 0,
-                num(r.cpu_stall_us), fmt::join(p.cores, " "), p.nodes, fmt::join(p.hosts, " "),
-                pair_name(p.pair))
-         << std::flush;
-    if (!out_) throw RuntimeError(fmt::format("cannot write {}", path_));
+    out_.write(fmt::format(
+        "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
+        "\",{},\"{}\",{}\n",
+        p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
+        p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
+        num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps), num(r.memcpy_GBps), p.wrong,
+        r.oversubscribed ? 1 : 0, r.contended ? 1 : 0, num(r.cpu_stall_us), fmt::join(p.cores, " "),
+        p.nodes, fmt::join(p.hosts, " "), pair_name(p.pair)));
   }
 
  private:
-  std::string path_;
-  std::ofstream out_;
+  StreamFile out_;
 };
 
 }  // namespace

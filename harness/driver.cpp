@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "harness/cli.hpp"
@@ -61,6 +62,21 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const Mac
   if (!c.out.json.empty()) reps.push_back(make_json_reporter(c.out.json, context));
   if (!c.out.gbench_json.empty()) reps.push_back(make_gbench_reporter(c.out.gbench_json, context));
   return reps;
+}
+
+// Calls fn on every reporter, even after one failed, so the others keep every row; returns the
+// first failure's message, or "".
+std::string each_reporter(std::vector<std::unique_ptr<Reporter>>& reporters,
+                          const std::function<void(Reporter&)>& fn) {
+  std::string first;
+  for (auto& r : reporters) {
+    try {
+      fn(*r);
+    } catch (const std::exception& e) {
+      if (first.empty()) first = e.what();
+    }
+  }
+  return first;
 }
 
 // Default iterations shrink when the run is oversubscribed: every operation then waits for the
@@ -153,7 +169,9 @@ int run_in_world(World& world, Config& config,
     PointResult result;
     std::string error;
     try {
-      result = measure_point(backend, args, options_for(config, p, over), pinning, placement);
+      MeasureOptions options = options_for(config, p, over);
+      if (i != config.inject_point) options.inject_throw = Phase::kNone;
+      result = measure_point(backend, args, options, pinning, placement);
       for (int node : placement.node)
         result.hosts.push_back(nodes.host[static_cast<std::size_t>(node)]);
     } catch (const std::exception& e) {
@@ -164,7 +182,7 @@ int run_in_world(World& world, Config& config,
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     if (world.max(error.empty() ? 0 : 1) != 0) {
       progress.done();
-      for (auto& r : reporters) r->finish();
+      each_reporter(reporters, [](Reporter& r) { r.finish(); });
       throw RuntimeError(
           error.empty() ? fmt::format("{} failed on another rank", point_name(result)) : error);
     }
@@ -173,12 +191,19 @@ int run_in_world(World& world, Config& config,
       std::optional<double> stall;
       if (stall0 && stall1) stall = static_cast<double>(*stall1 - *stall0);
       const Row row = make_row(result, limits, over, stall, wall_us, p.size_table, p.np_table);
-      for (auto& r : reporters) r->add(row);
+      error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
       wrong += result.wrong;
+    }
+    // An output that cannot be written ends the run on every rank (rank 0 alone writes).
+    if (world.max(error.empty() ? 0 : 1) != 0) {
+      progress.done();
+      each_reporter(reporters, [](Reporter& r) { r.finish(); });
+      throw RuntimeError(error);
     }
   }
   progress.done();
-  for (auto& r : reporters) r->finish();
+  const std::string finished = each_reporter(reporters, [](Reporter& r) { r.finish(); });
+  if (world.max(finished.empty() ? 0 : 1) != 0) throw RuntimeError(finished);
   if (world.is_root() && wrong > 0)
     fmt::print(stderr, "comops: error: {} wrong element(s) in the results\n", wrong);
   return world.max(wrong > 0 ? kWrong : kOk);
@@ -198,7 +223,9 @@ int run_comops(int argc, char** argv) {
       // Inside a batch allocation (salloc, sbatch) the default counts go up to its tasks.
       Config probe = config;
       const int tasks = allocation_tasks();
-      finalize_config(probe, 1, false, false, tasks > 0 ? tasks : Pinning(config.bind).cores());
+      const int slots = tasks > 0 ? tasks : Pinning(config.bind).cores();
+      finalize_config(probe, 1, false, false, slots);
+      check_launch_size(max_np(probe), slots);
       if (max_np(probe) > 1)
         return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv);
     }

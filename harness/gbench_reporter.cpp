@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "harness/ops.hpp"
+#include "harness/output_file.hpp"
 #include "harness/reporter.hpp"
 #include "harness/stats.hpp"
 
@@ -10,7 +11,7 @@ namespace {
 
 class GbenchReporter final : public Reporter {
  public:
-  GbenchReporter(const std::string& path, const nlohmann::json& ctx) : path_(path) {
+  GbenchReporter(const std::string& path, const nlohmann::json& ctx) : file_(path) {
     const auto& topo = ctx.value("topology", nlohmann::json::object());
     doc_ = {{"context",
              {{"date", ctx.value("date", "")},
@@ -24,7 +25,7 @@ class GbenchReporter final : public Reporter {
               {"comops_version", ctx.value("comops_version", "")},
               {"git_sha", ctx.value("git_sha", "")}}},
             {"benchmarks", nlohmann::json::array()}};
-    write_file_atomically(path_, doc_.dump(2) + "\n");
+    file_.update(doc_.dump(2) + "\n");
   }
 
   void add(const Row& r) override {
@@ -63,11 +64,12 @@ class GbenchReporter final : public Reporter {
       list.push_back(e);
     }
     ++family_;
-    write_file_atomically(path_, doc_.dump(2) + "\n");
+    file_.update(doc_.dump(2) + "\n");
   }
+  void finish() override { file_.finish(); }
 
  private:
-  std::string path_;
+  DocumentFile file_;
   nlohmann::json doc_;
   int family_ = 0;
 };

@@ -1,35 +1,22 @@
-// JSON reporter: context plus every row so far, rewritten atomically after each row.
+// JSON reporter: context plus every row so far, rewritten atomically after each row (written
+// once at the end into a device or FIFO).
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <fstream>
-
+#include "harness/output_file.hpp"
 #include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 
 namespace comops {
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw RuntimeError(fmt::format("cannot write {}", path));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw RuntimeError(fmt::format("cannot write {}", path));
-}
-
 namespace {
 
 class JsonReporter final : public Reporter {
  public:
-  JsonReporter(const std::string& path, nlohmann::json context) : path_(path) {
+  JsonReporter(const std::string& path, nlohmann::json context) : file_(path) {
     doc_ = {{"comops_format", 1},
             {"context", std::move(context)},
             {"results", nlohmann::json::array()}};
-    write_file_atomically(path_, doc_.dump(2) + "\n");
+    file_.update(doc_.dump(2) + "\n");
   }
   void add(const Row& r) override {
     doc_["results"].push_back(to_json(r));
@@ -38,11 +25,12 @@ class JsonReporter final : public Reporter {
     // One entry per placement: an inter-node ping-pong pair is placed apart from the others.
     ctx["bindings"][fmt::format("{} np={}{}", r.point.backend, r.point.args.np,
                                 r.point.pair == Pair::kInter ? " inter" : "")] = r.point.cores;
-    write_file_atomically(path_, doc_.dump(2) + "\n");
+    file_.update(doc_.dump(2) + "\n");
   }
+  void finish() override { file_.finish(); }
 
  private:
-  std::string path_;
+  DocumentFile file_;
   nlohmann::json doc_;
 };
 

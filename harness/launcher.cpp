@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -60,6 +61,17 @@ int allocation_tasks() {
   char* end = nullptr;
   const long n = std::strtol(tasks, &end, 10);
   return end != tasks && *end == '\0' && n > 0 && n < 1000000 ? static_cast<int>(n) : 0;
+}
+
+void check_launch_size(int processes, int slots) {
+  const long limit = static_cast<long>(kMaxLaunchedPerCore) * std::max(slots, 1);
+  if (processes <= limit) return;
+  const char* unit = allocation_tasks() > 0 ? "allocated task" : "core";
+  throw UsageError(fmt::format(
+      "np={} would launch {} processes on {} {}{}; comops launches itself at most {} per {} ({} "
+      "here): start it under your launcher (mpiexec -n {} comops ...) to run more",
+      processes, processes, slots, unit, slots == 1 ? "" : "s", kMaxLaunchedPerCore, unit, limit,
+      processes));
 }
 
 std::vector<std::string> launcher_command(const std::string& requested) {

@@ -18,6 +18,14 @@ std::string find_mpiexec(const std::string& requested);
 /// outside one: run directly there, comops sizes its job to the allocation.
 int allocation_tasks();
 
+/// The most processes comops launches itself per core (or per task of a batch allocation).
+constexpr int kMaxLaunchedPerCore = 16;
+
+/// Refuses (UsageError) a self-launch of more than kMaxLaunchedPerCore x `slots` processes, where
+/// slots are the allocation's tasks or this machine's cores: beyond that an --np is a typo, not a
+/// measurement. A job started by the user's own launcher is not limited.
+void check_launch_size(int processes, int slots);
+
 /// The launcher command: `requested`, else $COMOPS_MPIEXEC, else "mpiexec", split at white space
 /// into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved as
 /// find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty.

@@ -43,6 +43,14 @@ void agree(Comm& comm, bool failed, const std::string& what) {
   if (comm.allreduce(std::int64_t{failed ? 1 : 0}, Reduce::kMax) != 0) throw RuntimeError(what);
 }
 
+// The injected failure of the last participant, when `phase` is the one asked for.
+void maybe_throw(const MeasureOptions& opt, Phase phase, const Comm& comm) {
+  if (opt.inject_throw != phase || comm.rank() != comm.size() - 1) return;
+  static constexpr const char* kNames[] = {"", "setup", "warm-up", "timed loop", "validation"};
+  throw RuntimeError(fmt::format("injected failure of participant {} in the {}", comm.rank(),
+                                 kNames[static_cast<int>(phase)]));
+}
+
 // Runs on one participant; participant 0 writes `out`.
 void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
                             const MeasureOptions& opt, int iterations, int warmup,
@@ -65,6 +73,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   } catch (const std::bad_alloc&) {
     failed = true;
   }
+  maybe_throw(opt, Phase::kSetup, comm);
   agree(comm, failed,
         fmt::format("cannot allocate the buffers of {} at {} bytes", op_name(args.op), args.bytes));
 
@@ -86,6 +95,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
     return n > 0 ? comm.allreduce(us / n, Reduce::kMax) : 0.0;
   };
   if (warmup > 0) {
+    maybe_throw(opt, Phase::kWarmup, comm);
     const double first_us = timed_runs(1);
     if (opt.warmup < 0 && first_us > 0)
       warmup = std::clamp(static_cast<int>(kWarmupBudgetUs / first_us), 1, warmup);
@@ -98,7 +108,14 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   for (int r = 0; r < reps; ++r) {
     comm.barrier();
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < iterations; ++i) inst->run();
+    if (r == 0 && opt.inject_throw == Phase::kTimed) {
+      for (int i = 0; i < iterations; ++i) {
+        if (i == iterations / 2) maybe_throw(opt, Phase::kTimed, comm);
+        inst->run();
+      }
+    } else {
+      for (int i = 0; i < iterations; ++i) inst->run();
+    }
     const auto t1 = std::chrono::steady_clock::now();
     local_us[static_cast<std::size_t>(r)] =
         std::chrono::duration<double, std::micro>(t1 - t0).count() / iterations;
@@ -128,6 +145,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   fill_inputs(args, rank, opt.seed, bufs);
   comm.barrier();
   inst->run();
+  maybe_throw(opt, Phase::kValidation, comm);
   comm.barrier();
   if (opt.inject_fault && rank == fault_rank(args) && bufs.recv_count > 0)
     bufs.recv[bufs.recv_count / 2] ^= 1;
@@ -158,6 +176,14 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
 }
 
 }  // namespace
+
+std::optional<Phase> parse_phase(const std::string& name) {
+  if (name == "setup") return Phase::kSetup;
+  if (name == "warmup") return Phase::kWarmup;
+  if (name == "timed") return Phase::kTimed;
+  if (name == "validation") return Phase::kValidation;
+  return std::nullopt;
+}
 
 int iterations_for(std::size_t bytes) {
   constexpr std::size_t kBytesPerRep = 64u << 20;

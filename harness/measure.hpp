@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,14 @@
 
 namespace comops {
 
+/// Where a participant can be made to fail on purpose (hidden --inject-throw, for tests): after
+/// its buffers are allocated, in the warm-up, halfway through the first timed repetition, after
+/// the validation operation.
+enum class Phase { kNone, kSetup, kWarmup, kTimed, kValidation };
+
+/// The phase named `name` (setup, warmup, timed, validation), or nullopt.
+std::optional<Phase> parse_phase(const std::string& name);
+
 /// How a point is measured. Zero / negative values mean "chosen by size" (see iterations_for).
 struct MeasureOptions {
   int iterations = 0;         ///< timed back-to-back iterations per repetition; 0: by size
@@ -19,6 +28,7 @@ struct MeasureOptions {
   int repetitions = 5;        ///< timed repetitions
   std::uint64_t seed = 1;     ///< validation seed (a fresh one, never used for timing)
   bool inject_fault = false;  ///< hidden: corrupt one received element before the check
+  Phase inject_throw = Phase::kNone;  ///< hidden: the last participant throws in this phase
 };
 
 /// Default iteration count for a message of `bytes` (documented in the README). measure_point

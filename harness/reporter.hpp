@@ -9,6 +9,7 @@
 #include "harness/config.hpp"
 #include "harness/limits.hpp"
 #include "harness/nodes.hpp"
+#include "harness/output_file.hpp"
 #include "harness/row.hpp"
 
 namespace comops {
@@ -16,15 +17,12 @@ namespace comops {
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  /// Called once per row, in measurement order; the row is on disk when it returns.
+  /// Called once per row, in measurement order; the row is on disk when it returns (in a device
+  /// or FIFO, documents are written whole by finish()). Throws RuntimeError when it cannot write.
   virtual void add(const Row& row) = 0;
   /// Called once at the end, also after a failure (what was measured is still reported).
   virtual void finish() {}
 };
-
-/// Writes text to path through a temporary file and a rename, so a reader never sees half a
-/// file. Throws RuntimeError naming the path.
-void write_file_atomically(const std::string& path, const std::string& text);
 
 /// CSV rows, appended and flushed one by one.
 std::unique_ptr<Reporter> make_csv_reporter(const std::string& path);

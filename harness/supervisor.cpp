@@ -178,16 +178,21 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   sa.sa_handler = forward_signal;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  // A closed stdout (comops | head) must not kill the supervisor and orphan the job: the write
+  // fails instead, the job runs on into its files, and the exit code says what was lost.
+  ::signal(SIGPIPE, SIG_IGN);
 
   // Pass both streams through as they come, keeping a copy to read the launcher's verdict from.
   std::string seen;
+  int out_error = 0;  // the first failed write to our stdout (the tables are lost there)
   const int to[2] = {STDOUT_FILENO, STDERR_FILENO};
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   auto pass = [&](int i) {
     char buf[4096];
     const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
     if (n > 0) {
-      (void)!::write(to[i], buf, static_cast<std::size_t>(n));
+      const ssize_t w = ::write(to[i], buf, static_cast<std::size_t>(n));
+      if (i == 0 && w != n && out_error == 0) out_error = w < 0 ? errno : EIO;
       if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
       return true;
     }
@@ -216,7 +221,12 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   std::error_code ec;
   std::filesystem::remove_all(run_dir, ec);
   int code = 3;
-  const std::string line = judge_job(status, seen, table, g_forwarded, &code);
+  std::string line = judge_job(status, seen, table, g_forwarded, &code);
+  if (code == 0 && out_error != 0) {
+    code = 3;
+    line = fmt::format("comops: error: cannot write the tables to stdout: {}",
+                       std::strerror(out_error));
+  }
   if (!line.empty()) fmt::print(stderr, "{}\n", line);
   return code;
 }

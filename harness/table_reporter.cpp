@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "harness/ops.hpp"
@@ -36,9 +38,15 @@ class TableReporter final : public Reporter {
 
   void finish() override {
     const std::string text = render();
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    if (!path_.empty()) write_file_atomically(path_, text);
+    const bool printed = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    if (std::fflush(stdout) != 0 || !printed)
+      throw RuntimeError(
+          fmt::format("cannot write the tables to stdout: {}", std::strerror(errno)));
+    if (!path_.empty()) {
+      DocumentFile file(path_);
+      file.update(text);
+      file.finish();
+    }
   }
 
  private:

@@ -5,13 +5,31 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "comops/mpi/mpi_comm.hpp"
 
 namespace comops::mpi {
+
+/// Prints "comops: error: WHAT (world rank R); the job is aborted" and, half a second later,
+/// aborts every rank with exit code 3 (run-time failure).
+[[noreturn]] inline void abort_job(const std::string& what) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "comops: error: %s (world rank %d); the job is aborted\n", what.c_str(),
+               rank);
+  std::fflush(stderr);
+  // The launcher forwards that line from a pipe; an abort at once can end the job before it does.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::abort();  // MPI_Abort does not return
+}
 
 template <class ParticipantComm>
 class ProcessBackend : public Backend {
@@ -38,7 +56,13 @@ class ProcessBackend : public Backend {
         throw;
       }
     } else {
-      body(participants);
+      // The others may wait in a blocking MPI call for this participant, which nothing can end
+      // but the job: say why on this rank, then abort with comops' run-time code.
+      try {
+        body(participants);
+      } catch (const std::exception& e) {
+        abort_job(e.what());
+      }
     }
   }
 

@@ -14,62 +14,18 @@
 #include <string>
 #include <thread>
 
+#include "cli_runner.hpp"
+
 namespace {
 
+using comops_test::comops;
+using comops_test::expect_usage_error;
+using comops_test::kQuick;
+using comops_test::lines;
+using comops_test::Outcome;
+using comops_test::scratch;
+using comops_test::slurp;
 namespace fs = std::filesystem;
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch() {
-  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir =
-      fs::temp_directory_path() / fmt::format("comops-cli-{}-{}", ::getpid(), info->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Runs comops with `args` (a shell word list), capturing exit code, stdout and stderr.
-Outcome comops(const std::string& args, const std::string& env = "") {
-  const fs::path dir = scratch() / "io";
-  fs::create_directories(dir);
-  const std::string cmd = fmt::format("{} {} {} >{} 2>{} </dev/null", env, COMOPS_BINARY, args,
-                                      (dir / "out").string(), (dir / "err").string());
-  const int status = std::system(cmd.c_str());
-  Outcome o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  o.out = slurp(dir / "out");
-  o.err = slurp(dir / "err");
-  return o;
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-// Bad input: exit 2 and exactly one line on stderr holding `message`.
-void expect_usage_error(const std::string& args, const std::string& message) {
-  const Outcome o = comops(args);
-  EXPECT_EQ(o.code, 2) << args << "\nstderr: " << o.err;
-  EXPECT_EQ(lines(o.err), 1) << o.err;
-  EXPECT_NE(o.err.find("comops: error: " + message), std::string::npos)
-      << "stderr: " << o.err << "\nexpected: " << message;
-}
-
-constexpr const char* kQuick = "--backend=mpi --np=2 -n 5 -w 1 -r 2 --no-limits";
 
 TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
   const Outcome o = comops("--help");
@@ -158,7 +114,7 @@ TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
 // Two nodes of two ranks on this machine: a hostfile of two made-up hosts and a launcher that
 // runs each host's proxy here (MPICH then splits MPI_COMM_TYPE_SHARED into two nodes).
 std::string two_node_mpiexec() {
-  // Outside scratch(): comops() empties the test's directory before it runs.
+  // Outside scratch(), which empties the test's directory.
   const fs::path hosts = fs::temp_directory_path() / fmt::format("comops-hosts-{}", ::getpid());
   std::ofstream(hosts) << "nodea:2\nnodeb:2\n";
   return fmt::format("{} -f {} -launcher ssh -launcher-exec {}/local_launcher.sh -n 4",

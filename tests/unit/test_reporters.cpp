@@ -19,36 +19,15 @@
 #include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/row.hpp"
+#include "temp_dir.hpp"
 
 namespace comops {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory under /tmp, removed with the fixture.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = "/tmp/comops_unit_XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using comops_test::read_text;
+using comops_test::TempDir;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -335,21 +314,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
   EXPECT_FALSE(b.contains("latency_us"));
   EXPECT_EQ(b["tables"], nlohmann::json::array());
   rep->finish();
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
-}
-
-TEST(WriteFileAtomically, WritesAndReportsFailure) {
-  TempDir dir;
-  write_file_atomically(dir.file("a.txt"), "one\n");
-  write_file_atomically(dir.file("a.txt"), "two\n");
-  EXPECT_EQ(read_text(dir.file("a.txt")), "two\n");
-  EXPECT_FALSE(fs::exists(dir.file("a.txt.tmp")));
-  try {
-    write_file_atomically("/nonexistent-dir/a.txt", "x");
-    ADD_FAILURE() << "no RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "cannot write /nonexistent-dir/a.txt");
-  }
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"results.json"});  // no temporary left
 }
 
 // Google Benchmark JSON ---------------------------------------------------------------------

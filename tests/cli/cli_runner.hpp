@@ -1,0 +1,32 @@
+// Running the real comops binary from a test: exit code, stdout and stderr, and a fresh scratch
+// directory per test.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace comops_test {
+
+/// What one run of comops ended with.
+struct Outcome {
+  int code = -1;  ///< exit code, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+/// The file's whole text ("" when it cannot be read).
+std::string slurp(const std::filesystem::path& p);
+/// A new empty directory for the running test (its earlier contents removed).
+std::filesystem::path scratch();
+/// Runs comops with `args` (shell words) after `env` (shell assignments or a command prefix such
+/// as "timeout 60"), stdin from /dev/null.
+Outcome comops(const std::string& args, const std::string& env = "");
+/// Number of newline characters in s.
+int lines(const std::string& s);
+/// Bad input: exit 2 and exactly one line on stderr holding "comops: error: " + message.
+void expect_usage_error(const std::string& args, const std::string& message);
+
+/// A short, valid mpi run at np 2.
+constexpr const char* kQuick = "--backend=mpi --np=2 -n 5 -w 1 -r 2 --no-limits";
+
+}  // namespace comops_test

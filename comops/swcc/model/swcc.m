@@ -2,7 +2,7 @@
 -- too and requests its own block like any other node, and NPROC caches, over an unordered
 -- network. It follows the C++ transition tables; when one changes, the other does. Checked with
 -- rumur by tests/swcc/check_model.sh, which also checks that every seeded bug in bugs/bugs.txt
--- is caught.
+-- is caught, by the property bugs.txt names for it.
 --
 -- Correspondence (Murphi rule, branch, procedure or function  <->  C++ function):
 --   rule "Deliver", m.dst = 0, a message for the home's directory:

@@ -2,7 +2,7 @@
 -- too and requests its own block like any other node, and NPROC caches, over an unordered
 -- network. It follows the C++ transition tables; when one changes, the other does. Checked with
 -- rumur by tests/swcc/check_model.sh, which also checks that every seeded bug in bugs/bugs.txt
--- is caught.
+-- is caught, by the property bugs.txt names for it.
 --
 -- Correspondence (Murphi rule, branch, procedure or function  <->  C++ function):
 --   rule "Deliver", m.dst = 0, a message for the home's directory:
@@ -57,10 +57,13 @@
 -- block": from the grant of a blocking write until its value is written, the writer (a cache or
 -- the home) keeps the block. The C++ write_miss() loop would re-request a block taken in that
 -- window, so a broken write lock only starves writers, which liveness (below) cannot see; this
--- invariant states what the lock is for. Liveness (rumur: from every reachable state some path
--- reaches the goal): "every request can complete", "the home returns to a stable state". The
--- asserts are the impossible cells (ProtocolError) of the C++ tables, where the model reaches
--- them.
+-- invariant states what the lock is for. "The home's sharers are exactly the copies it accounts
+-- for": the sharer set is a function of the copies and the messages in flight (SharerAccounted),
+-- so a bookkeeping error is caught where it is made, even one that no copy or request ever
+-- notices (finish() clears the set, or no rule reads it before it is cleared). Liveness (rumur:
+-- from every reachable state some path reaches the goal): "every request can complete", "the home
+-- returns to a stable state". The asserts are the impossible cells (ProtocolError) of the C++
+-- tables, where the model reaches them.
 --
 -- What the model leaves out: reads that hit (no state change); the NACK backoff of
 -- Engine::serve() / run_deferred() and of the home's Inval/Flush resends (a delay only: the
@@ -157,6 +160,36 @@ begin
   for p: Proc do ccur[p] := false; endfor;
   for k: Slot do if k < nmsg then net[k].cur := false; endif; endfor;
   SortNet();
+end;
+
+-- A message (t, s -> d) is in flight; n: the refused type of a Nack or RemoteNack, else ReadReq.
+function InFlight(t: MType; s: Node; d: Node; n: MType): boolean;
+begin
+  for k: Slot do
+    if k < nmsg then
+      if net[k].mtype = t & net[k].src = s & net[k].dst = d & net[k].nacked = n then
+        return true;
+      endif;
+    endif;
+  endfor;
+  return false;
+end;
+
+-- The home's sharer set as the copies and the messages in flight determine it. p is a sharer iff
+-- p holds a Shared copy, or a ReadReply to p is in flight, or p's InvalAck is in flight, unless
+-- the home has already taken p out or has yet to put it in:
+--   an upgrade: the home removed p when it took p's WriteReq in Shared; it is collecting the
+--     other sharers' acks (BusyWrite, p's write), or p's WriteReply is in flight;
+--   a downgrade: the old owner p keeps a Shared copy after a Flush; the home adds p when p's
+--     FlushData arrives.
+-- An Inval to p, or p's RemoteNack of one, needs no term of its own: while one is in flight p
+-- still holds its copy or its ReadReply is on the way (the checker proves it).
+function SharerAccounted(p: Proc): boolean;
+begin
+  return (cstate[p] = CS | InFlight(ReadReply, 0, p, ReadReq) | InFlight(InvalAck, p, 0, ReadReq))
+         & !(hstate = HBW & !waitflush & pkind = WWrite & preq = p)
+         & !InFlight(WriteReply, 0, p, ReadReq)
+         & !InFlight(FlushData, p, 0, ReadReq);
 end;
 
 function NoSharers(): boolean;
@@ -462,6 +495,9 @@ invariant "every valid copy holds the last written value"
 invariant "the write lock keeps a granted block"
   (forall p: Proc do locked[p] -> cstate[p] = CM endforall) &
   (hgranted -> HomeHit(true));
+
+invariant "the home's sharers are exactly the copies it accounts for"
+  forall p: Proc do sharers[p] = SharerAccounted(p) endforall;
 
 liveness "every request can complete"
   hwant = WNone & forall p: Proc do want[p] = WNone endforall;

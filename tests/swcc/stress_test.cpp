@@ -144,7 +144,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
   Config c;
   c.block_bytes = g_block;
   c.segment_bytes = 1 << 20;
-  c.watchdog_s = 15;
+  c.watchdog_s = 15;  // a hang bound on an idle machine; the engine stretches it with the load
   c.fault.enabled = g_faults;
   c.fault.seed = g_seed;
   int n = 0;

@@ -16,8 +16,9 @@ namespace comops {
 /// or allreduce, a DSM miss, sync, the DSM barrier, a lock, the DSM allocator) throws
 /// ParticipantFailed("participant R of N failed: <first line of its error>") at its next poll.
 /// The bounded waits stay as the last resort: SwccComm::kDefaultTimeoutS (120 s) in the
-/// harness's waits and the engine's watchdog (Config::watchdog_s) in DSM waits. The driver then
-/// sees the failure on every rank (its quiet barrier and max of errors).
+/// harness's waits and the engine's watchdog (Config::watchdog_s, 60 s) in DSM waits, both
+/// stretched by swcc::load_factor() on a loaded or oversubscribed machine. The driver then sees
+/// the failure on every rank (its quiet barrier and max of errors).
 std::unique_ptr<BackendFamily> make_swcc_family();
 
 }  // namespace comops

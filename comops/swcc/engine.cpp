@@ -6,9 +6,12 @@
 #include <sched.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <thread>
 
 #include "comops/op.hpp"
 
@@ -16,6 +19,28 @@ namespace comops::swcc {
 
 bool valid_block_bytes(std::size_t b) {
   return b == 8 || b == 64 || b == 256 || b == 1024 || b == 4096;
+}
+
+double load_factor(const std::string& loadavg, int cpus) {
+  // "0.52 0.58 0.59 3/467 12345": load averages, then runnable/all scheduling entities
+  double load1 = 0;
+  long runnable = 0;
+  const int got = std::sscanf(loadavg.c_str(), "%lf %*f %*f %ld", &load1, &runnable);
+  if (got < 1 || cpus < 1) return 1.0;
+  return std::max({1.0, load1 / cpus, static_cast<double>(runnable) / cpus});
+}
+
+double load_factor() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+  if (cpus <= 0) cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return 1.0;
+  char text[256] = {};
+  const bool read = std::fgets(text, sizeof text, f) != nullptr;
+  std::fclose(f);
+  return read ? load_factor(text, cpus) : 1.0;
 }
 
 Engine::Engine(MPI_Comm comm, const Config& config)
@@ -543,17 +568,22 @@ void Engine::wait_until(const std::function<bool()>& pred) {
 }
 
 void Engine::check_watchdog(double now, double waited) {
-  const double limit = config_.watchdog_s;
+  // Scanning every outstanding request is O(requests), and the load is read from /proc: at most
+  // once a second, or a bulk transfer of many small blocks would pay for it quadratically.
+  const bool scan = now >= next_watchdog_scan_;
+  if (scan) {
+    next_watchdog_scan_ = now + 1.0;
+    watchdog_load_ = load_factor();
+  }
+  const double limit = config_.watchdog_s * watchdog_load_;
   bool late = waited > 2 * limit;
-  // Scanning every outstanding request is O(requests): at most once a second, or a bulk
-  // transfer of many small blocks would pay for it quadratically.
-  if (!late && now < next_watchdog_scan_) return;
-  next_watchdog_scan_ = now + 1.0;
+  if (!late && !scan) return;
   for (const auto& [k, r] : requests_) late = late || now - r.start > limit;
   for (const auto& [k, s] : stores_) late = late || now - s.start > limit;
   if (late)
-    throw RuntimeError(
-        fmt::format("swcc rank {}: watchdog: no progress for {:.1f} s\n{}", rank_, waited, dump()));
+    throw RuntimeError(fmt::format(
+        "swcc rank {}: watchdog: no progress for {:.1f} s (limit {:.0f} s x load {:.1f})\n{}",
+        rank_, waited, config_.watchdog_s, watchdog_load_, dump()));
 }
 
 void Engine::sync() {

@@ -24,7 +24,10 @@ struct Config {
   bool uncached = false;                 ///< sc mode: every remote access goes to the home
   std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
   FaultConfig fault;                     ///< transport fault injection (tests)
-  double watchdog_s = 60;                ///< a request older than this throws with a dump
+  /// A request older than this throws with a dump: the limit on an idle machine, stretched by
+  /// load_factor() (measured while waiting), so that a loaded or oversubscribed machine is not
+  /// taken for a hang.
+  double watchdog_s = 60;
   /// Called now and then by every wait (may be empty); it may throw to abandon the wait, for
   /// example when another participant has failed.
   std::function<void()> on_wait;
@@ -43,6 +46,14 @@ struct Stats {
 };
 
 bool valid_block_bytes(std::size_t bytes);
+
+/// How many times longer than on an idle machine a wait may take now: the largest of 1, the
+/// threads ready to run and the 1-minute load average, each per CPU this process may run on
+/// (/proc/loadavg; 1 where it cannot be read). The watchdog and SwccComm's wait limit are
+/// multiplied by it.
+double load_factor();
+/// The same from the text of /proc/loadavg and a CPU count; 1 when the text does not parse.
+double load_factor(const std::string& loadavg, int cpus);
 
 class Engine {
  public:
@@ -185,6 +196,7 @@ class Engine {
             MsgType nacked = MsgType::kReadReq);
   void check_watchdog(double now, double waited);
   double next_watchdog_scan_ = 0;  ///< MPI_Wtime of the next scan of outstanding requests
+  double watchdog_load_ = 1;       ///< load_factor() at the last scan
   void sc_request(int home, std::uint64_t off, void* dst, const void* src, std::size_t len,
                   int* done);
 

@@ -28,9 +28,9 @@
 //
 // Failures: Config::on_wait is called by every wait and may throw to abandon it (comops's
 // SwccComm uses it so that one participant's failure ends the others' waits at once); the
-// watchdog (Config::watchdog_s) turns a request that never completes into an error with a dump
-// of the directory. Up to 65535 ranks: sharer sets are one inline word up to 64 ranks, a bitset
-// beyond.
+// watchdog (Config::watchdog_s, stretched by load_factor() on a loaded machine) turns a request
+// that never completes into an error with a dump of the directory. Up to 65535 ranks: sharer sets
+// are one inline word up to 64 ranks, a bitset beyond.
 #pragma once
 
 #include <mpi.h>

@@ -25,8 +25,9 @@ struct ParticipantFailed : RuntimeError {
 /// Abort channel: each instance pre-posts a receive for an abort message on its communicator. A
 /// participant that fails calls fail(), which tells every other participant; their next wait (a
 /// barrier, an allreduce, or any DSM wait through check()) throws ParticipantFailed at once. A
-/// wait longer than `timeout_s` still throws RuntimeError as the last resort. Owns nothing but
-/// its receive.
+/// wait longer than `timeout_s` times load_factor() (the machine's load, so that a loaded or
+/// oversubscribed machine is not taken for a failure) still throws RuntimeError as the last
+/// resort. Owns nothing but its receive.
 class SwccComm final : public mpi::MpiComm {
  public:
   static constexpr double kDefaultTimeoutS = 120;

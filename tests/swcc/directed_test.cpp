@@ -31,7 +31,7 @@ void with_block(std::size_t block, F&& f, bool uncached = false) {
   c.block_bytes = block;
   c.uncached = uncached;
   c.segment_bytes = 1 << 20;
-  c.watchdog_s = 20;
+  c.watchdog_s = 20;  // a hang bound on an idle machine; the engine stretches it with the load
   with_dsm(MPI_COMM_WORLD, c, f);
 }
 

@@ -35,7 +35,7 @@ TEST(SwccManyRanks, EveryRankSharesOneBlockThenWritesInvalidateThemAll) {
   Config c;
   c.block_bytes = 64;
   c.segment_bytes = 1 << 20;
-  c.watchdog_s = 100;  // oversubscribed: 66 ranks on a few cores
+  c.watchdog_s = 100;  // a hang bound; stretched with the load (66 ranks on a few cores)
   with_dsm(MPI_COMM_WORLD, c, [](auto& d) {
     const int n = d.size(), me = d.rank();
     const std::int64_t others = n - 1;

@@ -1,6 +1,7 @@
 // Randomized stress test: every rank issues random reads, writes, gets, puts and stores of
 // tagged values on a few hot blocks, and checks single-writer/multiple-reader, that no reader
-// sees a value go backwards or a value never written to that word, and that no write is lost.
+// sees a value go backwards (nor the initial 0 once it has seen a write) or a value never written
+// to that word, and that no write is lost.
 // With --faults the transport holds messages back and reorders them (seeded by --seed); the
 // counters must then show NACKs and retries. A stuck request trips the watchdog, which aborts
 // with a directory dump.
@@ -50,7 +51,14 @@ struct Checker {
     return a.on((w / kWordsPerHome) % n) + (w % kWordsPerHome);
   }
   void check(int w, std::int64_t v, const char* how) {
-    if (v == 0) {
+    if (v == 0) {  // the initial value: stale once this rank has seen any write to the word
+      for (int r = 0; r < n; ++r)
+        if (last_seen[w][r] > 0) {
+          ++bad;
+          ADD_FAILURE() << how << " word " << w << ": the initial value 0 after writer " << r
+                        << " seq " << last_seen[w][r];
+          return;
+        }
       return;
     }
     const int writer = static_cast<int>((v >> 56) - 1);
@@ -136,7 +144,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
   Config c;
   c.block_bytes = g_block;
   c.segment_bytes = 1 << 20;
-  c.watchdog_s = 15;
+  c.watchdog_s = 15;  // a hang bound on an idle machine; the engine stretches it with the load
   c.fault.enabled = g_faults;
   c.fault.seed = g_seed;
   int n = 0;

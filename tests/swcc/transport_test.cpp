@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "comops/swcc/engine.hpp"  // load_factor
 #include "tests/mpi_world.hpp"
 
 namespace comops::swcc {
@@ -66,9 +67,12 @@ std::string mismatch(const Got& g, int src, int dest, std::uint64_t i, std::uint
   return {};
 }
 
-// Polls until `n` messages have been delivered and none is held back, or `timeout_s` passed.
-bool poll_until(Transport& t, std::vector<Got>& got, std::size_t n, double timeout_s = 30) {
-  const double deadline = MPI_Wtime() + timeout_s;
+// A bound for hangs only, never for speed: 60 s stretched by the machine's load.
+double hang_bound_s() { return 60 * load_factor(); }
+
+// Polls until `n` messages have been delivered and none is held back, or the hang bound passed.
+bool poll_until(Transport& t, std::vector<Got>& got, std::size_t n) {
+  const double deadline = MPI_Wtime() + hang_bound_s();
   while (got.size() < n || t.held() > 0) {
     t.poll([&](const MsgHeader& h, const std::uint8_t* p) {
       got.push_back(
@@ -246,7 +250,7 @@ TEST(SwccTransport, MessagesLeaveAtFlushAndArriveWithoutTheSenderPollingAgain) {
     EXPECT_EQ(t.packets_sent(), size - 1);
     MPI_Barrier(MPI_COMM_WORLD);  // rank 0 never polls again
   } else {
-    EXPECT_TRUE(poll_until(t, got, kN, 20)) << "got " << got.size();
+    EXPECT_TRUE(poll_until(t, got, kN)) << "got " << got.size();
     MPI_Barrier(MPI_COMM_WORLD);
     std::size_t bad = 0;
     for (std::uint64_t i = 0; i < got.size(); ++i) bad += !mismatch(got[i], 0, me, i, 8).empty();
@@ -265,13 +269,13 @@ TEST(SwccTransport, ASingleMessageLeavesAtThePollThatFollowsIt) {
   if (me == 0) {
     send_one(t, 1, 0, 0);
     EXPECT_EQ(t.packets_sent(), 0);
-    EXPECT_TRUE(poll_until(t, got, 1, 20)) << "no reply";
+    EXPECT_TRUE(poll_until(t, got, 1)) << "no reply";
     EXPECT_EQ(t.packets_sent(), 1);
     ASSERT_EQ(got.size(), 1u);
     EXPECT_EQ(mismatch(got[0], 1, 0, 1, 16), "");
   }
   if (me == 1) {
-    const double deadline = MPI_Wtime() + 20;
+    const double deadline = MPI_Wtime() + hang_bound_s();
     int n = 0;
     while (n == 0 && MPI_Wtime() < deadline)
       n = t.poll([&](const MsgHeader& h, const std::uint8_t*) {
@@ -337,7 +341,7 @@ TEST(SwccTransport, SelfMessagesAreQueuedLocallyAndNotCounted) {
   EXPECT_EQ(t.bytes_sent(), 0);
   EXPECT_EQ(t.packets_sent(), 0);
   std::vector<Got> got;
-  ASSERT_TRUE(poll_until(t, got, kN, 5));
+  ASSERT_TRUE(poll_until(t, got, kN));
   EXPECT_EQ(t.poll([](const MsgHeader&, const std::uint8_t*) {}), 0);
   ASSERT_EQ(got.size(), kN);
   std::size_t bad = 0;
@@ -362,8 +366,7 @@ TEST(SwccTransport, TwoWayFloodPastTheInFlightCapWithoutPolling) {
   EXPECT_EQ(t.packets_sent(),
             static_cast<std::int64_t>((n + per_packet - 1) / per_packet) * (size - 1));
   std::vector<Got> got;
-  ASSERT_TRUE(poll_until(t, got, n * static_cast<std::uint64_t>(size - 1), 60))
-      << "got " << got.size();
+  ASSERT_TRUE(poll_until(t, got, n * static_cast<std::uint64_t>(size - 1))) << "got " << got.size();
   expect_in_order_from_every_peer(got, me, size, n, [](std::uint64_t) { return kLen; });
   MPI_Barrier(MPI_COMM_WORLD);
 }

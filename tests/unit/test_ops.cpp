@@ -204,9 +204,52 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpCheck, testing::ValuesIn(all_cases()), case_name);
 
-TEST(OpCases, CoverEveryOpNpAndCount) {
-  // 6 ops at np 1..4 and pingpong at np 2..4, three counts each.
-  EXPECT_EQ(all_cases().size(), (6u * 4 + 3) * 3);
+// What each receiver must hold, written out by hand from the literal patterns of seed 7 (see
+// Pattern.KnownValues): np 3, 2 elements per block. Independent of the simulation above.
+TEST(CountWrong, LiteralReceiveBuffersPerOp) {
+  struct Expected {
+    OpKind op;
+    int root;
+    std::vector<std::vector<Elem>> recv;  // per rank; empty: receives nothing
+  };
+  // pattern(7, r, i), r = 0..2, i = 0..5
+  const std::vector<Expected> table = {
+      {OpKind::kPingpong, 0, {{1007387448, 1258995471}, {1392324084, 255297021}, {}}},
+      {OpKind::kBroadcast, 0, {{}, {1392324084, 255297021}, {1392324084, 255297021}}},
+      {OpKind::kBroadcast, 1, {{1007387448, 1258995471}, {}, {1007387448, 1258995471}}},
+      {OpKind::kReduceMax, 0, {{2965080157, 4293542399}, {}, {}}},
+      {OpKind::kReduceSum, 0, {{5364791689, 5807834891}, {}, {}}},
+      {OpKind::kReduceSum, 2, {{}, {}, {5364791689, 5807834891}}},
+      {OpKind::kGather,
+       0,
+       {{1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399}, {}, {}}},
+      {OpKind::kGather,
+       1,
+       {{}, {1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399}, {}}},
+      {OpKind::kScatter,
+       0,
+       {{1392324084, 255297021}, {2153019371, 1077291290}, {2313375201, 284069091}}},
+      {OpKind::kScatter,
+       1,
+       {{1007387448, 1258995471}, {3029104982, 2875713759}, {909011120, 3021256852}}},
+  };
+  for (const auto& e : table) {
+    const Args a = make_args(e.op, 3, 2, e.root);
+    for (int r = 0; r < 3; ++r) {
+      std::vector<Elem> recv = e.recv[static_cast<std::size_t>(r)];
+      const std::string where = std::string(op_name(e.op)) + " root " + std::to_string(e.root) +
+                                " rank " + std::to_string(r);
+      ASSERT_EQ(recv_count(a, r), recv.size()) << where;
+      Buffers b{nullptr, 0, recv.data(), recv.size()};
+      EXPECT_EQ(count_wrong(a, r, 7, b), 0) << where;
+      EXPECT_EQ(count_wrong(a, r, 8, b), static_cast<std::int64_t>(recv.size())) << where;
+      for (std::size_t k = 0; k < recv.size(); ++k) {
+        recv[k] += 1;
+        EXPECT_EQ(count_wrong(a, r, 7, b), 1) << where << " element " << k;
+        recv[k] -= 1;
+      }
+    }
+  }
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
@@ -311,10 +354,29 @@ TEST(Pattern, In32BitRangeAndSeedDependent) {
   for (std::size_t i = 0; i < 1000; ++i) {
     same_seed += pattern(1, 0, i) == pattern(2, 0, i);
     same_rank += pattern(1, 0, i) == pattern(1, 1, i);
-    EXPECT_EQ(pattern(7, 3, i), pattern(7, 3, i));  // deterministic
   }
   EXPECT_EQ(same_seed, 0);
   EXPECT_EQ(same_rank, 0);
+}
+
+// The pattern is the same in every process and every build: values computed independently
+// (splitmix64 in Python) from the definition in harness/ops.cpp.
+TEST(Pattern, KnownValues) {
+  EXPECT_EQ(pattern(7, 3, 0), 1670208425);
+  EXPECT_EQ(pattern(7, 3, 1), 616601841);
+  EXPECT_EQ(pattern(7, 3, 999), 2511147812);
+  EXPECT_EQ(pattern(0, 0, 0), 956087953);
+  EXPECT_EQ(pattern(1, 0, 0), 2529590368);
+  EXPECT_EQ(pattern(1, 1, 0), 4081072788);
+  EXPECT_EQ(pattern(42, 2, 5), 2560865884);
+  EXPECT_EQ(pattern(~0ULL, 7, 255), 2489216676);
+  const std::vector<std::vector<Elem>> seed7 = {
+      {1392324084, 255297021, 2153019371, 1077291290, 2313375201, 284069091},
+      {1007387448, 1258995471, 3029104982, 2875713759, 909011120, 3021256852},
+      {2965080157, 4293542399, 877117177, 4291840087, 39669673, 1389660879}};
+  for (int r = 0; r < 3; ++r)
+    for (std::size_t i = 0; i < 6; ++i)
+      EXPECT_EQ(pattern(7, r, i), seed7[static_cast<std::size_t>(r)][i]) << r << " " << i;
 }
 
 TEST(Pattern, FillWritesPatternAndPoison) {

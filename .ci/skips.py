@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Lists the tests that ctest skipped, each with its reason, from ctest's JUnit file.
+"""Lists the tests that ctest skipped, each with its reason, from ctest's log of the last run.
 
-Usage: skips.py CTEST_JUNIT_XML (written by ctest --output-junit). ctest names skipped tests
-("The following tests did not run: ... (Skipped)") but --output-on-failure prints no output of
-theirs, so the reason would be lost. Reasons are taken from the test's output: GoogleTest's
+Usage: skips.py BUILD_DIR (reads BUILD_DIR/Testing/Temporary/LastTest.log). ctest names skipped
+tests ("The following tests did not run: ... (Skipped)") but --output-on-failure prints no output
+of theirs, so the reason would be lost; its log keeps every test's output (though it calls a skip
+"Test Passed."). A test skipped when its output holds a skip line that only a skip prints. Reasons are taken from the test's output: GoogleTest's
 "<file>:<line>: Skipped" and the lines after it, the "[rank R] SKIPPED <test>: <reason>" lines of
 tests/mpi_gtest_main.cpp and tests/gtest_main.cpp, or the "SKIP: <reason>" line of the shell tests.
 Always exits 0: the list is information, ctest's exit code is the verdict.
@@ -11,7 +12,6 @@ Always exits 0: the list is information, ctest's exit code is the verdict.
 
 import re
 import sys
-import xml.etree.ElementTree as ET
 
 
 def reasons(output):
@@ -37,26 +37,34 @@ def reasons(output):
     return list(dict.fromkeys(found))
 
 
+def outputs(log):
+    """(test name, output) for every test in a LastTest.log text."""
+    pattern = re.compile(r"^\d+/\d+ Test: (.+?)\n.*?^Output:\n-+\n(.*?)<end of output>",
+                         re.S | re.M)
+    return [(m.group(1), m.group(2)) for m in pattern.finditer(log)]
+
+
+def skipped(output):
+    """True when the output holds a line only a skipped test prints."""
+    return re.search(r"^(\[  SKIPPED \] |(\[rank \d+\] )?SKIPPED \S+: |SKIP: )", output,
+                     re.M) is not None
+
+
 def main(argv):
     if len(argv) != 2:
-        print("usage: skips.py CTEST_JUNIT_XML", file=sys.stderr)
+        print("usage: skips.py BUILD_DIR", file=sys.stderr)
         return 2
+    path = f"{argv[1]}/Testing/Temporary/LastTest.log"
     try:
-        root = ET.parse(argv[1]).getroot()
-    except (OSError, ET.ParseError) as e:
-        print(f"== skipped tests: unknown ({argv[1]}: {e}) ==")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            log = f.read()
+    except OSError as e:
+        print(f"== skipped tests: unknown ({path}: {e.strerror}) ==")
         return 0
-    skipped = []
-    for case in root.iter("testcase"):
-        mark = case.find("skipped")
-        if case.get("status") != "notrun" and mark is None:
-            continue
-        out = case.findtext("system-out") or ""
-        why = reasons(out) or [mark.get("message", "no reason printed") if mark is not None
-                               else "no reason printed"]
-        skipped.append((case.get("name"), why))
-    print(f"== skipped tests: {len(skipped) or 'none'} ==")
-    for name, why in skipped:
+    found = [(name, reasons(out) or ["no reason printed"])
+             for name, out in outputs(log) if skipped(out)]
+    print(f"== skipped tests: {len(found) or 'none'} ==")
+    for name, why in found:
         print(f"{name}: {'; '.join(why)}")
     return 0
 

@@ -38,6 +38,12 @@ struct RuntimeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run-time failure every participant of the point raises together (agreed through the Comm),
+/// so no participant is left waiting for another: a backend lets it end spmd normally.
+struct AgreedError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
+
 /// One point of the sweep as one participant sees it.
 struct Args {
   OpKind op = OpKind::kPingpong;

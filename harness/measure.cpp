@@ -38,9 +38,9 @@ ElemBuffer allocate(std::size_t count) {
   return ElemBuffer(p);
 }
 
-// Raises the same RuntimeError on every participant when any of them failed.
+// Raises the same AgreedError on every participant when any of them failed.
 void agree(Comm& comm, bool failed, const std::string& what) {
-  if (comm.allreduce(std::int64_t{failed ? 1 : 0}, Reduce::kMax) != 0) throw RuntimeError(what);
+  if (comm.allreduce(std::int64_t{failed ? 1 : 0}, Reduce::kMax) != 0) throw AgreedError(what);
 }
 
 // The injected failure of the last participant, when `phase` is the one asked for.

@@ -60,6 +60,8 @@ class ProcessBackend : public Backend {
       // but the job: say why on this rank, then abort with comops' run-time code.
       try {
         body(participants);
+      } catch (const AgreedError&) {
+        throw;  // every participant raised it: nobody waits
       } catch (const std::exception& e) {
         abort_job(e.what());
       }

@@ -5,11 +5,13 @@ turns the unittest result into an exit status ctest understands.
   run_tests.py MODULE [CLASS ...]
 
 Exit status: 0 every test ran and passed; 1 a test failed or errored, an expected failure passed,
-or nothing ran; 77 (the entry's SKIP_RETURN_CODE: ctest shows it as Skipped) no failure but some
-test was skipped. The skips are then listed after unittest's own report, by reason, each reason
-with its tests; ctest prints no output of a Skipped entry, `ctest -V` (or
-Testing/Temporary/LastTest.log) has it. The entries group the tests that need the same optional
-tool (matplotlib, scipy, Google Benchmark's compare.py), so that a skip never hides tests that ran.
+or nothing ran; COMOPS_TEST_SKIP_EXIT (environment, default 77: the entry's SKIP_RETURN_CODE, so
+ctest shows it as Skipped) no failure but some test was skipped. Each skipped test is then named
+with its reason on a line "SKIPPED <test>: <reason>", as tests/gtest_main.cpp does for GoogleTest
+(ctest prints no output of a Skipped entry; `ctest -V`, Testing/Temporary/LastTest.log and
+.ci/skips.py, which reads that log, have them). The entries group the tests that need the same
+optional tool (matplotlib, scipy, Google Benchmark's compare.py), so that a skip never hides tests
+that ran.
 """
 
 import os
@@ -43,15 +45,11 @@ def main(argv):
         print(f"FAILED: {summary}" + (" (no test ran)" if result.testsRun == 0 else ""))
         return 1
     if skipped:
-        print(f"SKIPPED: {summary}:")
-        by_reason = {}
         for test, reason in skipped:
-            by_reason.setdefault(reason, []).append(test.id())
-        for reason, tests in by_reason.items():
-            print(f"  {reason}: {len(tests)} test{'s' if len(tests) > 1 else ''}")
-            for test in tests:
-                print(f"    {test}")
-        return SKIP_STATUS
+            print(f"SKIPPED {test.id()}: {' '.join(str(reason).split()) or '(no reason)'}")
+        status = int(os.environ.get("COMOPS_TEST_SKIP_EXIT", SKIP_STATUS))
+        print(f"{summary}: a test was skipped (the SKIPPED lines above): exit {status} for ctest")
+        return status
     print(f"PASSED: {summary}")
     return 0
 

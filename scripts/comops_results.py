@@ -1,6 +1,7 @@
 """Loads, validates and merges comops results JSON (harness/results_format.md); used by plot.py
 and compare.py so that what counts as a comops result is decided in one place."""
 
+import codecs
 import json
 import math
 import re
@@ -14,8 +15,15 @@ class ResultsError(Exception):
     """A file that cannot be used; str() is the one line to print (it names the file)."""
 
 
+def show_path(path):
+    """The path as printed in a message: as given, or quoted when it has control characters (a
+    newline in a file name must not split the one-line message)."""
+    text = str(path)
+    return ascii(text) if any(ord(c) < 32 or ord(c) == 127 for c in text) else text
+
+
 def _not_comops(path, why):
-    return ResultsError(f"{path}: not a comops result ({why})")
+    return ResultsError(f"{show_path(path)}: not a comops results file ({why})")
 
 
 def _is_int(value):
@@ -27,6 +35,19 @@ def _is_number(value):
             and math.isfinite(value))
 
 
+def _brief(value, limit=40):
+    """value as JSON (ASCII), cut to limit characters."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# Integers a row may carry: np and bytes are used as plot coordinates (int64) and in sums.
+MAX_INT = 2 ** 53
+# Optional numbers of a row (absent or null allowed), all >= 0.
+ROW_NUMBERS = ("bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "cpu_stall_us")
+ROW_FLAGS = ("oversubscribed", "contended")
+
+
 def _check_row(path, index, row):
     where = f"results[{index}]"
     if not isinstance(row, dict):
@@ -34,24 +55,37 @@ def _check_row(path, index, row):
     for name in ("backend", "op"):
         if not isinstance(row.get(name), str) or not row[name]:
             raise _not_comops(path, f"{where}.{name} missing or not a string")
-    if not _is_int(row.get("np")) or row["np"] < 1:
+    if not _is_int(row.get("np")) or not 1 <= row["np"] <= MAX_INT:
         raise _not_comops(path, f"{where}.np missing or not a positive integer")
-    if not _is_int(row.get("bytes")) or row["bytes"] < 0:
+    if not _is_int(row.get("bytes")) or not 0 <= row["bytes"] <= MAX_INT:
         raise _not_comops(path, f"{where}.bytes missing or not a non-negative integer")
     for name in ("time_us", "time_us_reps"):
         stats = row.get(name)
         if stats is None:
             continue
         if not isinstance(stats, dict) or not all(
-                v is None or _is_number(v) for v in stats.values()):
-            raise _not_comops(path, f"{where}.{name} is not an object of numbers")
+                v is None or (_is_number(v) and v >= 0) for v in stats.values()):
+            raise _not_comops(path, f"{where}.{name} is not an object of non-negative numbers")
     reps = row.get("rep_times_us")
     if reps is not None and (not isinstance(reps, list)
-                             or not all(_is_number(v) for v in reps)):
-        raise _not_comops(path, f"{where}.rep_times_us is not a list of numbers")
+                             or not all(_is_number(v) and v >= 0 for v in reps)):
+        raise _not_comops(path, f"{where}.rep_times_us is not a list of non-negative numbers")
+    for name in ROW_NUMBERS:
+        value = row.get(name)
+        if value is not None and not (_is_number(value) and value >= 0):
+            raise _not_comops(path, f"{where}.{name} is not a non-negative number or null")
+    for name in ROW_FLAGS:
+        if row.get(name) is not None and not isinstance(row[name], bool):
+            raise _not_comops(path, f"{where}.{name} is not true, false or null")
     wrong = row.get("wrong")
     if wrong is not None and (not _is_int(wrong) or wrong < 0):
         raise _not_comops(path, f"{where}.wrong is not a non-negative integer")
+    tables = row.get("tables")
+    if tables is not None and (not isinstance(tables, list)
+                               or not all(isinstance(t, str) for t in tables)):
+        raise _not_comops(path, f"{where}.tables is not a list of strings")
+    if row.get("pair") is not None and not isinstance(row["pair"], str):
+        raise _not_comops(path, f"{where}.pair is not a string")
 
 
 INTER_SUFFIX = " inter"  # an inter-node ping-pong's backend in a key: "mpi inter"
@@ -118,28 +152,122 @@ class Results:
         return table
 
 
+def _json_kind(value):
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return "a number"
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+_LITERALS = ("true", "false", "null")
+
+
+def _ends_early(text):
+    """True when text is a proper prefix of a JSON array or object: a file cut short (a copy
+    interrupted, a disk full). Tried by completing it: close an open string, finish a cut
+    literal, number, key or value, then close every open bracket."""
+    stack, in_string, escaped = [], False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            stack.append("]" if ch == "[" else "}")
+        elif ch in "]}":
+            if not stack or stack.pop() != ch:
+                return False
+    if not stack:
+        return False
+    # an open string: close it (after the character of a cut escape, the digits of a cut \uXXXX)
+    quotes = ['"', 'n"', '0"', '00"', '000"', '0000"'] if in_string else [""]
+    fillers = ["", "0", ":0", '"":0']
+    fillers += [lit[k:] for lit in _LITERALS for k in range(1, len(lit))
+                if text.rstrip().endswith(lit[:k])]
+    closers = "".join(reversed(stack))
+    for quote in quotes:
+        for filler in fillers:
+            try:
+                json.loads(text + quote + filler + closers)
+            except (ValueError, RecursionError):
+                continue
+            return True
+    return False
+
+
+def _parse(path, data):
+    """The JSON document in data (bytes), or ResultsError saying why it is none."""
+    if not data.strip():
+        raise _not_comops(path, "empty file")
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.reason != "unexpected end of data":
+            raise _not_comops(path, f"not UTF-8 text: byte 0x{data[bom + e.start]:02x} at "
+                              f"offset {bom + e.start}")
+        text = data[bom: bom + e.start].decode("utf-8")  # cut inside a character: see below
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        if _ends_early(text):
+            line = text.count("\n", 0, len(text.rstrip())) + 1
+            raise _not_comops(path, f"truncated JSON: it ends at line {line} before its "
+                              "brackets close")
+        raise _not_comops(path, f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
+    except RecursionError:
+        raise _not_comops(path, "invalid JSON: nested too deeply")
+    except ValueError as e:  # NaN or Infinity, an integer of more than 4300 digits
+        raise _not_comops(path, f"invalid JSON: {str(e).split(':')[0]}")
+
+
 def load(path):
     """Reads and validates one comops results file; raises ResultsError with a one-line reason."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        with open(path, "rb") as f:
+            data = f.read()
+    except IsADirectoryError:
+        raise ResultsError(f"{show_path(path)}: is a directory, not a comops results file")
+    except FileNotFoundError:
+        raise ResultsError(f"{show_path(path)}: no such file")
     except OSError as e:
-        raise ResultsError(f"{path}: cannot read ({e.strerror or e})")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise _not_comops(path, f"invalid JSON: {e}")
+        raise ResultsError(f"{show_path(path)}: cannot read ({e.strerror or e})")
+    doc = _parse(path, data)
     if not isinstance(doc, dict):
-        raise _not_comops(path, "top level is not a JSON object")
+        raise _not_comops(path, f"the top level is {_json_kind(doc)}, not an object")
     if "comops_format" not in doc:
-        raise _not_comops(path, "no comops_format field")
-    if doc["comops_format"] not in SUPPORTED_FORMATS:
-        raise _not_comops(path, f"comops_format {doc['comops_format']!r} is not one of "
+        if "benchmarks" in doc:
+            raise _not_comops(path, "a Google Benchmark JSON, for Google Benchmark's compare.py;"
+                              " comops' own results are in results.json")
+        keys = ", ".join(_brief(k, 20) for k in list(doc)[:5]) + (", ..." if len(doc) > 5
+                                                                  else "")
+        raise _not_comops(path, f"no comops_format field; it has {keys or 'no field'}")
+    fmt = doc["comops_format"]
+    if not _is_int(fmt) or fmt not in SUPPORTED_FORMATS:
+        raise _not_comops(path, f"comops_format {_brief(fmt)} is not one of "
                           f"{', '.join(map(str, SUPPORTED_FORMATS))}")
     context = doc.get("context", {})
     if not isinstance(context, dict):
         raise _not_comops(path, "context is not an object")
     results = doc.get("results")
-    if not isinstance(results, list):
+    if results is None:
         raise _not_comops(path, "no results list")
+    if not isinstance(results, list):
+        raise _not_comops(path, f"results is {_json_kind(results)}, not a list")
     rows = {}
     for index, row in enumerate(results):
         _check_row(path, index, row)

@@ -20,7 +20,8 @@ baseline maximum (a speed-up: new maximum below baseline minimum), minimum and m
 repetitions (time_us_reps, else rep_times_us; a single value when neither exists).
 
 Exit status: 0 no regression; 1 a point is slower (past the threshold and significant) or a row
-of NEW has wrong > 0; 2 a file is unreadable, not a comops result, or the files share no point.
+of NEW has wrong > 0; 2 a file is unreadable or not a comops results file (one line on stderr,
+"compare.py: error: FILE: ..."), or the files share no point.
 --report-only turns 1 into 0. Points only in one file are listed but never fail.
 """
 
@@ -32,6 +33,12 @@ import sys
 import comops_results as cr
 
 PROG = "compare.py"
+
+
+def error(text, status):
+    """Prints the one line of a fatal error; returns the exit status."""
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+    return status
 
 
 def min_p_value(n1, n2):
@@ -139,13 +146,12 @@ def main(argv=None):
         base = cr.load(args.baseline)
         new = cr.load(args.new)
     except cr.ResultsError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 2
+        return error(e, 2)
     common = [p for p in base.points() if p in new.rows]
     if not common:
-        print(f"{PROG}: {args.baseline} and {args.new} have no point (backend, op, np, bytes) in "
-              f"common ({len(base.rows)} and {len(new.rows)} points)", file=sys.stderr)
-        return 2
+        return error(f"{cr.show_path(args.baseline)} and {cr.show_path(args.new)} have no point "
+                     f"(backend, op, np, bytes) in common ({len(base.rows)} and {len(new.rows)} "
+                     "points)", 2)
 
     points = []
     for point in common:
@@ -208,8 +214,7 @@ def main(argv=None):
                 json.dump(report, f, indent=2)
                 f.write("\n")
         except OSError as e:
-            print(f"{PROG}: cannot write {args.json} ({e.strerror or e})", file=sys.stderr)
-            return 2
+            return error(f"cannot write {cr.show_path(args.json)} ({e.strerror or e})", 2)
     return status
 
 

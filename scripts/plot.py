@@ -35,6 +35,12 @@ def note(text):
     print(f"{PROG}: note: {text}", file=sys.stderr)
 
 
+def error(text, status):
+    """Prints the one line of a fatal error; returns the exit status."""
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+    return status
+
+
 def in_table(row, table):
     tables = row.get("tables")
     return not isinstance(tables, list) or table in tables
@@ -45,21 +51,22 @@ def op_title(op):
             "reduce-sum": "Reduction (sum)"}.get(op, op.capitalize())
 
 
-class Plotter:
-    def __init__(self, results, out_dir, fmt, dpi):
+class Figures:
+    """Builds the figures of one Results as matplotlib Figures (outside pyplot: nothing to close);
+    all() yields them, save() writes one. Raises ImportError without matplotlib."""
+
+    def __init__(self, results):
         import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
         from matplotlib import ticker
+        from matplotlib.figure import Figure
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
-        self.plt, self.ticker, self.Line2D, self.Patch = plt, ticker, Line2D, Patch
-        plt.rcParams["svg.hashsalt"] = "comops"  # stable SVG ids run to run
-        self.results, self.out_dir, self.fmt, self.dpi = results, out_dir, fmt, dpi
+        self.Figure, self.ticker, self.Line2D, self.Patch = Figure, ticker, Line2D, Patch
+        matplotlib.rcParams["svg.hashsalt"] = "comops"  # stable SVG ids run to run
+        self.results = results
         backends = sorted({p[0] for p in results.rows})
-        cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
         self.color = {b: cycle[i % len(cycle)] for i, b in enumerate(backends)}
-        self.written = []
 
     # -- helpers -------------------------------------------------------------------------------
     def style(self, backend):
@@ -115,7 +122,8 @@ class Plotter:
                             color=color, capsize=3, linestyle="none")
         return any_flag
 
-    def finish(self, fig, ax, name, any_flag, extra_footer):
+    def finish(self, fig, ax, any_flag, extra_footer):
+        """The legend (with the band and hollow-marker keys), grid and footer."""
         handles, labels = ax.get_legend_handles_labels()
         handles.append(self.Patch(color="0.5", alpha=0.3, linewidth=0))
         labels.append(BAND_TEXT)
@@ -128,15 +136,16 @@ class Plotter:
                   borderaxespad=0.0)
         ax.grid(True, which="major", alpha=0.3)
         self.footer(fig, extra_footer)
+
+    @staticmethod
+    def save(fig, path, fmt, dpi):
         fig.tight_layout(rect=(0, 0.03, 1, 1))
-        path = os.path.join(self.out_dir, f"{name}.{self.fmt}")
-        metadata = {"Date": None} if self.fmt in ("svg", "pdf") else None
-        fig.savefig(path, dpi=self.dpi, metadata=metadata, bbox_inches="tight")
-        self.plt.close(fig)
-        self.written.append(path)
+        metadata = {"Date": None} if fmt in ("svg", "pdf") else None
+        fig.savefig(path, format=fmt, dpi=dpi, metadata=metadata, bbox_inches="tight")
 
     def new_axes(self, title):
-        fig, ax = self.plt.subplots(figsize=(10, 5))
+        fig = self.Figure(figsize=(10, 5))
+        ax = fig.subplots()
         ax.set_title(f"{title} - {self.results.context.get('host', 'unknown host')}")
         return fig, ax
 
@@ -155,7 +164,8 @@ class Plotter:
 
     # -- figures -------------------------------------------------------------------------------
     def bandwidth(self, op, np_, rows):
-        """Bandwidth (ping-pong: rate) versus size with the memcpy limit."""
+        """Bandwidth (ping-pong: rate) versus size with the memcpy limit: (name, Figure), or
+        None without rows."""
         rate = op == "pingpong"
         fig, ax = self.new_axes(f"{op_title(op)} {'rate' if rate else 'bandwidth'}, np = {np_}")
 
@@ -175,8 +185,7 @@ class Plotter:
 
         rows = [r for r in rows if value(r)]
         if not rows:
-            self.plt.close(fig)
-            return False
+            return None
         flag = self.series(ax, rows, lambda r: r["bytes"], value, band)
         sizes = [r["bytes"] for r in rows]
         limit = {b: bw for b, bw in self.results.memcpy_GBps().items()
@@ -192,15 +201,14 @@ class Plotter:
         ax.set_yscale("log")
         ax.set_ylabel("ping-pong rate = size / round trip (GB/s, GB = 1e9 B)" if rate else
                       "bandwidth (GB/s, GB = 1e9 B)")
-        name = f"pingpong-rate-np{np_}" if rate else f"{op}-bw-np{np_}"
-        self.finish(fig, ax, name, flag, f"np {np_}")
-        return True
+        self.finish(fig, ax, flag, f"np {np_}")
+        return (f"pingpong-rate-np{np_}" if rate else f"{op}-bw-np{np_}"), fig
 
     def small_pingpong(self, np_, rows):
-        """Small-message round-trip time with the cache-line round trip."""
+        """Small-message round-trip time with the cache-line round trip: (name, Figure) or None."""
         rows = [r for r in rows if r["bytes"] <= SMALL_MAX_BYTES and cr.headline_us(r)]
         if not rows:
-            return False
+            return None
         fig, ax = self.new_axes(f"Small-message ping-pong time, np = {np_}")
         flag = self.series(ax, rows, lambda r: r["bytes"], cr.headline_us, cr.spread_us)
         self.cacheline_line(ax)
@@ -208,14 +216,15 @@ class Plotter:
         ax.set_ylabel("round-trip time (us)")
         ax.set_ylim(bottom=0)
         ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
-        self.finish(fig, ax, f"pingpong-small-np{np_}", flag, f"np {np_}")
-        return True
+        self.finish(fig, ax, flag, f"np {np_}")
+        return f"pingpong-small-np{np_}", fig
 
     def versus_np(self, op, nbytes, rows):
-        """Headline time versus participants at one size, with the memcpy time of the bytes."""
+        """Headline time versus participants at one size, with the memcpy time of the bytes:
+        (name, Figure) or None."""
         rows = [r for r in rows if cr.headline_us(r)]
         if not rows:
-            return False
+            return None
         at = "" if op == "barrier" else f", {cr.format_bytes(nbytes)} ({nbytes} bytes)"
         fig, ax = self.new_axes(f"{op_title(op)} time versus participants{at}")
         flag = self.series(ax, rows, lambda r: r["np"], cr.headline_us, cr.spread_us)
@@ -241,37 +250,49 @@ class Plotter:
             ax.set_yscale("log")
         else:
             ax.set_ylim(bottom=0)
-        name = f"{op}-vs-np" if op == "barrier" else f"{op}-vs-np-{cr.format_bytes(nbytes)}"
-        self.finish(fig, ax, name, flag, f"{cr.format_bytes(nbytes)}" if at else "")
-        return True
+        self.finish(fig, ax, flag, f"{cr.format_bytes(nbytes)}" if at else "")
+        return (f"{op}-vs-np" if op == "barrier" else f"{op}-vs-np-{cr.format_bytes(nbytes)}"), fig
 
+    def all(self, wanted_np, nbytes, note=note):
+        """Yields (name, Figure) for every figure the rows allow, with a note for each paper
+        figure that they do not allow."""
+        results = self.results
+        rows = list(results.rows.values())
+        ops = sorted({r["op"] for r in rows}, key=cr.op_order)
+        np_ = choose_np(results, wanted_np)
 
-def draw(plotter, results, wanted_np, nbytes):
-    """Every figure the rows allow, with a note for each paper figure that they do not."""
-    rows = list(results.rows.values())
-    ops = sorted({r["op"] for r in rows}, key=cr.op_order)
-    np_ = choose_np(results, wanted_np)
-
-    size_rows = {op: [r for r in rows if r["op"] == op and r["np"] == np_
-                      and in_table(r, "size")] for op in ops}
-    if np_ is None:
-        note("no size rows: skipping the versus-size figures")
-    else:
-        if not plotter.bandwidth("pingpong", np_, size_rows.get("pingpong", [])):
-            note(f"no ping-pong size rows at np {np_}: skipping pingpong-rate")
-        for op in [o for o in ops if o not in ("pingpong", "barrier")]:
-            plotter.bandwidth(op, np_, size_rows[op])
-        for op in PAPER_SIZE_OPS:
-            if not size_rows.get(op):
-                note(f"no {op} size rows at np {np_}: skipping {op}-bw")
-        if not plotter.small_pingpong(np_, size_rows.get("pingpong", [])):
-            note(f"no ping-pong rows of at most {SMALL_MAX_BYTES} bytes at np {np_}: skipping "
-                 "pingpong-small")
-    for op in sorted(set(ops) | set(PAPER_NP_OPS), key=cr.op_order):
-        at = 0 if op == "barrier" else nbytes
-        np_rows = [r for r in rows if r["op"] == op and r["bytes"] == at and in_table(r, "np")]
-        if len({r["np"] for r in np_rows}) < 2 or not plotter.versus_np(op, at, np_rows):
-            if op in PAPER_NP_OPS:
+        size_rows = {op: [r for r in rows if r["op"] == op and r["np"] == np_
+                          and in_table(r, "size")] for op in ops}
+        if np_ is None:
+            note("no size rows: skipping the versus-size figures")
+        else:
+            figure = self.bandwidth("pingpong", np_, size_rows.get("pingpong", []))
+            if figure:
+                yield figure
+            else:
+                note(f"no ping-pong size rows at np {np_}: skipping pingpong-rate")
+            for op in [o for o in ops if o not in ("pingpong", "barrier")]:
+                figure = self.bandwidth(op, np_, size_rows[op])
+                if figure:
+                    yield figure
+            for op in PAPER_SIZE_OPS:
+                if not size_rows.get(op):
+                    note(f"no {op} size rows at np {np_}: skipping {op}-bw")
+            figure = self.small_pingpong(np_, size_rows.get("pingpong", []))
+            if figure:
+                yield figure
+            else:
+                note(f"no ping-pong rows of at most {SMALL_MAX_BYTES} bytes at np {np_}: "
+                     "skipping pingpong-small")
+        for op in sorted(set(ops) | set(PAPER_NP_OPS), key=cr.op_order):
+            at = 0 if op == "barrier" else nbytes
+            np_rows = [r for r in rows if r["op"] == op and r["bytes"] == at
+                       and in_table(r, "np")]
+            figure = self.versus_np(op, at, np_rows) if len({r["np"] for r in np_rows}) > 1 \
+                else None
+            if figure:
+                yield figure
+            elif op in PAPER_NP_OPS:
                 note(f"fewer than 2 np values for {op} at {cr.format_bytes(at)}: skipping "
                      f"{op}-vs-np")
 
@@ -300,45 +321,48 @@ def main(argv=None):
                         "(default: context.options.np_bytes, else 819200)")
     parser.add_argument("--dpi", type=int, default=120, help="PNG resolution (default 120)")
     args = parser.parse_args(argv)
-
-    try:
-        results = cr.load_all(args.inputs, note)
-    except cr.ResultsError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 2
-    nbytes = results.options().get("np_bytes")
-    if not isinstance(nbytes, int) or isinstance(nbytes, bool):
-        nbytes = 819200
+    np_bytes = None
     if args.np_bytes:
         try:
-            nbytes = cr.parse_bytes(args.np_bytes)
+            np_bytes = cr.parse_bytes(args.np_bytes)
         except ValueError as e:
             parser.error(f"--np-bytes: {e}")
     if args.np is not None and args.np < 1:
         parser.error("--np must be a positive integer")
+    if args.dpi < 1:
+        parser.error("--dpi must be a positive integer")
+
+    try:
+        results = cr.load_all(args.inputs, note)
+    except cr.ResultsError as e:
+        return error(e, 2)
+    if np_bytes is None:
+        np_bytes = results.options().get("np_bytes")
+        if not isinstance(np_bytes, int) or isinstance(np_bytes, bool):
+            np_bytes = 819200
 
     out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.inputs[0]))
     try:
-        plotter = Plotter(results, out_dir, args.format, args.dpi)
+        figures = Figures(results)
     except ImportError as e:
-        print(f"{PROG}: matplotlib is missing for {sys.executable} ({e}); run it with "
-              "/usr/bin/python3 (apt-get install python3-matplotlib)", file=sys.stderr)
-        return 3
+        return error(f"matplotlib is missing for {sys.executable} ({e}); run it with "
+                     "/usr/bin/python3 (apt-get install python3-matplotlib)", 3)
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
-        print(f"{PROG}: cannot create {out_dir} ({e.strerror or e})", file=sys.stderr)
-        return 3
-    try:
-        draw(plotter, results, args.np, nbytes)
-    except OSError as e:
-        print(f"{PROG}: cannot write {e.filename or out_dir} ({e.strerror or e})",
-              file=sys.stderr)
-        return 3
-    if not plotter.written:
-        print(f"{PROG}: nothing to plot in {', '.join(args.inputs)}", file=sys.stderr)
-        return 2
-    for path in plotter.written:
+        return error(f"cannot create {cr.show_path(out_dir)} ({e.strerror or e})", 3)
+    written = []
+    for name, fig in figures.all(args.np, np_bytes):
+        path = os.path.join(out_dir, f"{name}.{args.format}")
+        try:
+            Figures.save(fig, path, args.format, args.dpi)
+        except OSError as e:
+            return error(f"cannot write {cr.show_path(e.filename or path)} "
+                         f"({e.strerror or e})", 3)
+        written.append(path)
+    if not written:
+        return error(f"nothing to plot in {', '.join(map(cr.show_path, args.inputs))}", 2)
+    for path in written:
         print(path)
     return 0
 

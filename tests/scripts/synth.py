@@ -82,3 +82,31 @@ def write(path, doc):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
     return str(path)
+
+
+ODD_VALUES = (None, "", "x", -1, 0, 0.5, 10 ** 30, 1e308, True, [], [1], {}, {"a": 1})
+
+
+def odd_docs(doc, row_fields, context_paths, values=ODD_VALUES):
+    """(description, value, copy of doc) with one value replaced by each of values (or removed):
+    a field of the first row, or a context path like "limits.memcpy" (created if missing)."""
+    for field in row_fields:
+        for value in values + ("<removed>",):
+            odd = json.loads(json.dumps(doc))
+            if value == "<removed>":
+                odd["results"][0].pop(field, None)
+            else:
+                odd["results"][0][field] = value
+            yield f"results[0].{field} = {value!r}", value, odd
+    for path in context_paths:
+        *parents, name = path.split(".")
+        for value in values + ("<removed>",):
+            odd = json.loads(json.dumps(doc))
+            where = odd["context"]
+            for parent in parents:
+                where = where.setdefault(parent, {})
+            if value == "<removed>":
+                where.pop(name, None)
+            else:
+                where[name] = value
+            yield f"context.{path} = {value!r}", value, odd

@@ -3,7 +3,9 @@
 // participant Comm as a parameter.
 #pragma once
 
+#include <fcntl.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -27,6 +29,8 @@ namespace comops::mpi {
   std::fflush(stderr);
   // The launcher forwards that line from a pipe; an abort at once can end the job before it does.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // MPICH's own "Abort(3) on node ..." would be a second line saying less: it goes nowhere.
+  if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO);
   MPI_Abort(MPI_COMM_WORLD, 3);
   std::abort();  // MPI_Abort does not return
 }

@@ -39,7 +39,8 @@ void expect_failure_after_one_row(const std::string& launch, const std::string& 
   EXPECT_EQ(o.code, 3) << o.err;
   const std::string what =
       fmt::format("injected failure of participant {} in the {}", np - 1, phase_text(phase));
-  EXPECT_NE(o.err.find("comops: error: "), std::string::npos) << o.err;
+  EXPECT_EQ(comops_test::lines(o.err), 1) << o.err;
+  EXPECT_EQ(o.err.rfind("comops: error: ", 0), 0u) << o.err;
   EXPECT_NE(o.err.find(what), std::string::npos) << o.err << "\nexpected: " << what;
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
   ASSERT_EQ(doc["results"].size(), 1u) << doc.dump();

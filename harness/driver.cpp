@@ -154,6 +154,14 @@ int run_in_world(World& world, Config& config,
   if (!failure.empty()) throw RuntimeError(failure);
 
   Progress progress(config.progress, points.size());
+  // A failure on any rank (measuring on every rank, writing on rank 0) ends the run on every
+  // rank; the outputs still get what was measured before.
+  auto stop_if_any_failed = [&](const std::string& error, const std::string& elsewhere) {
+    if (world.max(error.empty() ? 0 : 1) == 0) return;
+    progress.done();
+    each_reporter(reporters, [](Reporter& r) { r.finish(); });
+    throw RuntimeError(error.empty() ? elsewhere : error);
+  };
   std::int64_t wrong = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Point& p = points[i];
@@ -180,12 +188,7 @@ int run_in_world(World& world, Config& config,
     world.quiet_barrier();
     const double wall_us =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    if (world.max(error.empty() ? 0 : 1) != 0) {
-      progress.done();
-      each_reporter(reporters, [](Reporter& r) { r.finish(); });
-      throw RuntimeError(
-          error.empty() ? fmt::format("{} failed on another rank", point_name(result)) : error);
-    }
+    stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
     if (world.is_root()) {
       const auto stall1 = cpu_stall_total_us();
       std::optional<double> stall;
@@ -194,12 +197,7 @@ int run_in_world(World& world, Config& config,
       error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
       wrong += result.wrong;
     }
-    // An output that cannot be written ends the run on every rank (rank 0 alone writes).
-    if (world.max(error.empty() ? 0 : 1) != 0) {
-      progress.done();
-      each_reporter(reporters, [](Reporter& r) { r.finish(); });
-      throw RuntimeError(error);
-    }
+    stop_if_any_failed(error, "an output file could not be written on rank 0");
   }
   progress.done();
   const std::string finished = each_reporter(reporters, [](Reporter& r) { r.finish(); });
@@ -222,9 +220,8 @@ int run_comops(int argc, char** argv) {
       // so size it from the defaults finalize_config would choose.
       // Inside a batch allocation (salloc, sbatch) the default counts go up to its tasks.
       Config probe = config;
-      const int tasks = allocation_tasks();
-      const int slots = tasks > 0 ? tasks : Pinning(config.bind).cores();
-      finalize_config(probe, 1, false, false, slots);
+      const LaunchSlots slots = launch_slots(Pinning(config.bind).cores());
+      finalize_config(probe, 1, false, false, slots.count);
       check_launch_size(max_np(probe), slots);
       if (max_np(probe) > 1)
         return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv);

@@ -63,15 +63,20 @@ int allocation_tasks() {
   return end != tasks && *end == '\0' && n > 0 && n < 1000000 ? static_cast<int>(n) : 0;
 }
 
-void check_launch_size(int processes, int slots) {
-  const long limit = static_cast<long>(kMaxLaunchedPerCore) * std::max(slots, 1);
+LaunchSlots launch_slots(int cores) {
+  const int tasks = allocation_tasks();
+  return tasks > 0 ? LaunchSlots{tasks, true} : LaunchSlots{std::max(cores, 1), false};
+}
+
+void check_launch_size(int processes, const LaunchSlots& slots) {
+  const long limit = static_cast<long>(kMaxLaunchedPerCore) * slots.count;
   if (processes <= limit) return;
-  const char* unit = allocation_tasks() > 0 ? "allocated task" : "core";
+  const char* unit = slots.allocated ? "allocated task" : "core";
   throw UsageError(fmt::format(
       "np={} would launch {} processes on {} {}{}; comops launches itself at most {} per {} ({} "
       "here): start it under your launcher (mpiexec -n {} comops ...) to run more",
-      processes, processes, slots, unit, slots == 1 ? "" : "s", kMaxLaunchedPerCore, unit, limit,
-      processes));
+      processes, processes, slots.count, unit, slots.count == 1 ? "" : "s", kMaxLaunchedPerCore,
+      unit, limit, processes));
 }
 
 std::vector<std::string> launcher_command(const std::string& requested) {

@@ -21,10 +21,18 @@ int allocation_tasks();
 /// The most processes comops launches itself per core (or per task of a batch allocation).
 constexpr int kMaxLaunchedPerCore = 16;
 
-/// Refuses (UsageError) a self-launch of more than kMaxLaunchedPerCore x `slots` processes, where
-/// slots are the allocation's tasks or this machine's cores: beyond that an --np is a typo, not a
-/// measurement. A job started by the user's own launcher is not limited.
-void check_launch_size(int processes, int slots);
+/// Where comops launches itself: the tasks of its batch allocation, else this machine's cores
+/// (`cores`).
+struct LaunchSlots {
+  int count = 1;
+  bool allocated = false;  ///< count is the allocation's tasks
+};
+LaunchSlots launch_slots(int cores);
+
+/// Refuses (UsageError) a self-launch of more than kMaxLaunchedPerCore x slots processes: beyond
+/// that an --np is a typo, not a measurement. A job started by the user's own launcher is not
+/// limited.
+void check_launch_size(int processes, const LaunchSlots& slots);
 
 /// The launcher command: `requested`, else $COMOPS_MPIEXEC, else "mpiexec", split at white space
 /// into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved as

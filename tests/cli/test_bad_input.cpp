@@ -9,11 +9,7 @@
 
 namespace {
 
-using comops_test::comops;
-using comops_test::expect_usage_error;
-using comops_test::kQuick;
-using comops_test::lines;
-using comops_test::Outcome;
+using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick ...
 
 TEST(BadInput, EmptyValuesAreUsageErrors) {
   for (const char* option : {"--sizes", "--json", "--csv", "--gbench-json", "--output-dir", "--np",

@@ -18,13 +18,7 @@
 
 namespace {
 
-using comops_test::comops;
-using comops_test::expect_usage_error;
-using comops_test::kQuick;
-using comops_test::lines;
-using comops_test::Outcome;
-using comops_test::scratch;
-using comops_test::slurp;
+using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick ...
 namespace fs = std::filesystem;
 
 TEST(Cli, HelpExitsZeroAndDocumentsOptions) {

@@ -18,12 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using comops_test::comops;
-using comops_test::kQuick;
-using comops_test::lines;
-using comops_test::Outcome;
-using comops_test::scratch;
-using comops_test::slurp;
+using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick ...
 
 // A generous bound for a hang only (the run takes about a second).
 constexpr const char* kHangBound = "timeout -s KILL 120";

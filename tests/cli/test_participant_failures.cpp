@@ -12,10 +12,7 @@
 
 namespace {
 
-using comops_test::comops;
-using comops_test::Outcome;
-using comops_test::scratch;
-using comops_test::slurp;
+using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick ...
 
 // A generous bound for a hang only: a failed run ends within about a second here.
 constexpr const char* kHangBound = "timeout -s KILL 120";
@@ -39,7 +36,7 @@ void expect_failure_after_one_row(const std::string& launch, const std::string& 
   EXPECT_EQ(o.code, 3) << o.err;
   const std::string what =
       fmt::format("injected failure of participant {} in the {}", np - 1, phase_text(phase));
-  EXPECT_EQ(comops_test::lines(o.err), 1) << o.err;
+  EXPECT_EQ(lines(o.err), 1) << o.err;
   EXPECT_EQ(o.err.rfind("comops: error: ", 0), 0u) << o.err;
   EXPECT_NE(o.err.find(what), std::string::npos) << o.err << "\nexpected: " << what;
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
@@ -47,7 +44,7 @@ void expect_failure_after_one_row(const std::string& launch, const std::string& 
   EXPECT_EQ(doc["results"][0]["bytes"], 8);
   EXPECT_EQ(doc["results"][0]["wrong"], 0);
   const std::string csv = slurp(dir / "r.csv");
-  EXPECT_EQ(comops_test::lines(csv), 2) << csv;  // the header and the first row
+  EXPECT_EQ(lines(csv), 2) << csv;  // the header and the first row
 }
 
 class ParticipantFailure : public testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -71,8 +68,8 @@ TEST(ParticipantFailureUnderMpiexec, EveryRankEndsWithExitThree) {
 }
 
 TEST(ParticipantFailure, UnknownPhaseIsAUsageError) {
-  comops_test::expect_usage_error("--inject-throw=lunch", "invalid --inject-throw 'lunch'");
-  comops_test::expect_usage_error("--inject-throw=timed@x", "invalid --inject-throw 'timed@x'");
+  expect_usage_error("--inject-throw=lunch", "invalid --inject-throw 'lunch'");
+  expect_usage_error("--inject-throw=timed@x", "invalid --inject-throw 'timed@x'");
 }
 
 }  // namespace

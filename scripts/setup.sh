@@ -8,8 +8,11 @@ packages=(build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc
           python3-matplotlib python3-scipy rumur)
 # The simulated cluster (clang compiles its delay and loss program) and its Slurm (tests labelled
 # cluster and slurm), without Recommends: those would add
-# some 30 packages of Slurm plugins (HDF5, ROCm, IPMI, ...) that nothing here loads.
-lean_packages=(iproute2 procps clang slurmctld slurmd slurm-client munge)
+# some 30 packages of Slurm plugins (HDF5, ROCm, IPMI, ...) that nothing here loads. Chromium
+# opens the regression dashboard headless in its test (scripts_track_report_browser); its
+# Recommends (chromium-sandbox, upower, udev, Mesa, fonts-liberation, a notification daemon) are
+# unused headless; its text uses fonts-dejavu-core, which matplotlib's data already pulls in.
+lean_packages=(iproute2 procps clang slurmctld slurmd slurm-client munge chromium)
 missing=()
 lean_missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,568 @@
+#!/usr/bin/python3
+"""Writes the regression-tracking dashboard (track.py report): one static, self-contained HTML
+page, index.html, from the history data track.py builds (the data contract is in
+scripts/README.md, section Dashboard). Per machine fingerprint: the fingerprint, the change
+points, the latest run against the last stable segment and one chart per (op, backend) over the
+runs. Charts are PNGs drawn with matplotlib and embedded as base64 data URIs, so the page is one
+file that needs no network and no files beside it (a CI artifact, a mail attachment).
+
+    track_report.py DATA.json -o DIR      # writes DIR/index.html (for debugging the page)
+"""
+
+import argparse
+import base64
+import html
+import io
+import json
+import math
+import os
+import pathlib
+import sys
+import tempfile
+
+import comops_results as cr
+
+PROG = "track_report.py"
+DIRECTIONS = ("regression", "improvement")
+DIRECTION_COLOR = {"regression": "#c0392b", "improvement": "#1e8449"}
+BAND_TEXT = "band: min-max over repetitions"
+CONTENDED_TEXT = "hollow marker: contended (CPU stall > 5 %); triangle: off the axis"
+FINGERPRINT_ORDER = ("cpu_model", "cores", "nodes", "mpi_library", "compiler", "options")
+LONG_TEXT = 80       # characters of a fingerprint value shown before it folds into <details>
+COMMIT_CHARS = 12    # characters of a commit on a chart's axis and change labels
+MAX_TICKS = 40       # commit labels on a chart's x axis; more runs label every k-th run
+
+
+class ReportError(Exception):
+    """Data or an output directory the dashboard cannot use, or a page it cannot write; str() is
+    the one line to print (track.py report exits 2 with it)."""
+
+
+# -- the data contract ----------------------------------------------------------------------------
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _need(ok, where, what):
+    if not ok:
+        raise ReportError(f"bad report data: {where} {what}")
+
+
+def _check_series(where, s, nruns):
+    _need(isinstance(s, dict), where, "is not an object")
+    for name in ("backend", "op"):
+        _need(isinstance(s.get(name), str) and s[name], f"{where}.{name}", "is not a string")
+    _need(_is_int(s.get("np")) and s["np"] >= 1, f"{where}.np", "is not a positive integer")
+    _need(_is_int(s.get("bytes")) and s["bytes"] >= 0, f"{where}.bytes",
+          "is not a non-negative integer")
+    _need(s.get("pair") is None or isinstance(s["pair"], str), f"{where}.pair",
+          "is not a string or null")
+    _need(isinstance(s.get("unit", "us"), str), f"{where}.unit", "is not a string")
+    _need(isinstance(s.get("values"), list), f"{where}.values", "is not a list")
+    for i, v in enumerate(s["values"]):
+        at = f"{where}.values[{i}]"
+        _need(isinstance(v, dict), at, "is not an object")
+        _need(_is_int(v.get("run")) and 0 <= v["run"] < nruns, f"{at}.run",
+              f"is not a run index (0 to {nruns - 1})")
+        _need(v.get("median") is None or _is_number(v["median"]), f"{at}.median",
+              "is not a number or null")
+        reps = v.get("reps")
+        _need(reps is None or (isinstance(reps, list) and all(_is_number(r) for r in reps)),
+              f"{at}.reps", "is not a list of numbers")
+        _need(v.get("contended") is None or isinstance(v["contended"], bool),
+              f"{at}.contended", "is not true, false or null")
+    _need(isinstance(s.get("changes", []), list), f"{where}.changes", "is not a list")
+    for i, c in enumerate(s.get("changes", [])):
+        at = f"{where}.changes[{i}]"
+        _need(isinstance(c, dict), at, "is not an object")
+        _need(_is_int(c.get("run")) and 0 <= c["run"] < nruns, f"{at}.run",
+              f"is not a run index (0 to {nruns - 1})")
+        _need(isinstance(c.get("commit"), str), f"{at}.commit", "is not a string")
+        _need(c.get("direction") in DIRECTIONS, f"{at}.direction",
+              "is not \"regression\" or \"improvement\"")
+        for name in ("ratio", "p_value"):
+            _need(c.get(name) is None or _is_number(c[name]), f"{at}.{name}",
+                  "is not a number or null")
+        ci = c.get("ci")
+        _need(ci is None or (isinstance(ci, list) and len(ci) == 2
+                             and all(_is_number(x) for x in ci)), f"{at}.ci",
+              "is not a list of two numbers or null")
+    for name in ("latest", "stable_median"):
+        _need(s.get(name) is None or _is_number(s[name]), f"{where}.{name}",
+              "is not a number or null")
+    _need(s.get("stable_since_commit") is None or isinstance(s["stable_since_commit"], str),
+          f"{where}.stable_since_commit", "is not a string or null")
+
+
+def check_data(data):
+    """Raises ReportError naming the first field that does not keep to the data contract."""
+    _need(isinstance(data, dict), "the data", "is not an object")
+    _need(data.get("generated") is None or isinstance(data["generated"], str), "generated",
+          "is not a string")
+    _need(isinstance(data.get("machines"), list), "machines", "is not a list")
+    for m_index, machine in enumerate(data["machines"]):
+        where = f"machines[{m_index}]"
+        _need(isinstance(machine, dict), where, "is not an object")
+        _need(isinstance(machine.get("id"), str), f"{where}.id", "is not a string")
+        _need(isinstance(machine.get("fingerprint", {}), dict), f"{where}.fingerprint",
+              "is not an object")
+        runs = machine.get("runs")
+        _need(isinstance(runs, list), f"{where}.runs", "is not a list")
+        for r_index, run in enumerate(runs):
+            at = f"{where}.runs[{r_index}]"
+            _need(isinstance(run, dict) and isinstance(run.get("commit"), str), at,
+                  "is not an object with a string commit")
+            _need(run.get("date") is None or isinstance(run["date"], str), f"{at}.date",
+                  "is not a string")
+        _need(isinstance(machine.get("series"), list), f"{where}.series", "is not a list")
+        for s_index, s in enumerate(machine["series"]):
+            _check_series(f"{where}.series[{s_index}]", s, len(runs))
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+def human_bytes(nbytes):
+    """8 -> '8 B', 65536 -> '64 KiB', 819200 -> '800 KiB', 1000 -> '1000 B' (cr.format_bytes)."""
+    text = cr.format_bytes(nbytes)
+    return f"{text[:-1]} {text[-1]}iB" if text[-1] in "KMG" else f"{text} B"
+
+
+def point_name(s):
+    """'mpi pingpong np 2 8 B (intra)': a series' point as the tables and legends name it."""
+    pair = f" ({s['pair']})" if s.get("pair") else ""
+    return f"{s['backend']} {s['op']} np {s['np']} {human_bytes(s['bytes'])}{pair}"
+
+
+def fmt_value(value):
+    """A time for a table: 3 significant digits, no exponent above 1000 ('1234', '1.23')."""
+    if value is None:
+        return "–"
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def fmt_ratio(value):
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _mpl_text(text):
+    """Text for a matplotlib label: '$' would start mathtext (a bad formula stops the figure)."""
+    return str(text).replace("$", r"\$")
+
+
+def _short(commit):
+    return commit if len(commit) <= COMMIT_CHARS else commit[: COMMIT_CHARS - 1] + "…"
+
+
+def _e(text):
+    return html.escape(str(text), quote=True)
+
+
+def series_order(s):
+    return (cr.op_order(s["op"]), s["backend"], s.get("pair") or "", s["np"], s["bytes"])
+
+
+def verdict(s, nruns):
+    """The latest run's verdict for one series: the direction of a change that starts at the
+    latest run; 'not measured' when the series has no latest value; 'contended' when the latest
+    run's value was contended (not judged); else 'no change'."""
+    last = nruns - 1
+    for change in s.get("changes", []):
+        if change["run"] == last:
+            return change["direction"]
+    if s.get("latest") is None:
+        return "not measured"
+    if any(v["run"] == last and v.get("contended") for v in s["values"]):
+        return "contended"
+    return "no change"
+
+
+def stable_ratio(s):
+    latest, stable = s.get("latest"), s.get("stable_median")
+    return latest / stable if latest is not None and stable else None
+
+
+# -- charts --------------------------------------------------------------------------------------
+
+def _median(values):
+    return cr.median(values) if values else None
+
+
+def normaliser(s):
+    """The value a series is divided by on its chart: the median of its non-contended medians
+    before its first change point (its first stable segment); all of them when every one was
+    contended; None when it has no positive value (then the chart shows it unnormalised)."""
+    first = min((c["run"] for c in s.get("changes", [])), default=None)
+    values = [v for v in s["values"] if v.get("median") is not None]
+    head = [v for v in values if first is None or v["run"] < first] or values
+    base = (_median([v["median"] for v in head if not v.get("contended")])
+            or _median([v["median"] for v in head]))
+    return base if base and base > 0 else None
+
+
+def chart_groups(machine):
+    """[((op, backend), [series, ...])] in the dashboard's order: one chart per op and backend."""
+    groups = {}
+    for s in sorted(machine["series"], key=series_order):
+        groups.setdefault((s["op"], s["backend"]), []).append(s)
+    return sorted(groups.items(), key=lambda kv: (cr.op_order(kv[0][0]), kv[0][1]))
+
+
+def chart_figure(machine, op, backend, series):
+    """The chart of one (op, backend) as a matplotlib Figure (outside pyplot): x the runs in
+    order labelled by commit, one line per point divided by its normaliser() through its
+    non-contended values, a band from the minimum to the maximum over repetitions around it,
+    hollow markers on contended values (a triangle on the edge for those off the axis), a
+    dashed vertical line with its commit at each change point (red regression, green
+    improvement). Raises ImportError without matplotlib."""
+    import numpy as np
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    runs = machine["runs"]
+    nruns = len(runs)
+    fig = Figure(figsize=(11, 4.2), dpi=100)
+    ax = fig.subplots()
+    x = np.arange(nruns)
+    if len(series) <= 10:
+        colors = colormaps["tab10"].colors
+    else:
+        colors = [colormaps["viridis"](i / (len(series) - 1)) for i in range(len(series))]
+    lines, contended_points, plain_values = [], [], []
+    normalised = True
+    for index, s in enumerate(series):
+        color = colors[index % len(colors)]
+        base = normaliser(s)
+        scale = base or 1.0
+        normalised = normalised and base is not None
+        med, lo, hi = (np.full(nruns, np.nan) for _ in range(3))
+        contended = np.zeros(nruns, dtype=bool)
+        for v in s["values"]:
+            if v.get("median") is None:
+                continue
+            r = v["run"]
+            reps = v.get("reps") or [v["median"]]
+            med[r] = v["median"] / scale
+            lo[r], hi[r] = min(reps + [v["median"]]) / scale, max(reps + [v["median"]]) / scale
+            contended[r] = bool(v.get("contended"))
+            if not contended[r]:
+                plain_values += [med[r], lo[r], hi[r]]
+        unit = s.get("unit", "us")
+        ref = f"1 = {fmt_value(base)} {unit}" if base else f"in {unit}, not normalised"
+        label = _mpl_text(f"np {s['np']} {human_bytes(s['bytes'])}"
+                          + (f" {s['pair']}" if s.get("pair") else "") + f" ({ref})")
+        # the line and band join the values that count (measured, not contended) across runs
+        # without one; a run without a marker was not measured, or is a hollow contended marker
+        ok = ~np.isnan(med) & ~contended
+        ax.fill_between(x[ok], lo[ok], hi[ok], color=color, linewidth=0,
+                        alpha=0.18 if len(series) <= 4 else 0.08)
+        (line,) = ax.plot(x[ok], med[ok], "-o", color=color, markersize=3, linewidth=1.2,
+                          label=label)
+        lines.append(line)
+        contended_points.append((color, x[contended], med[contended]))
+    everything = [y for _, _, ys in contended_points for y in ys] + plain_values
+    finite = [y for y in (plain_values or everything) if math.isfinite(y)]
+    if finite:
+        bottom, top = min(finite + [1.0] if normalised else finite), max(finite)
+        pad = 0.08 * (top - bottom) or 0.05 * abs(top) or 0.05
+        bottom, top = bottom - pad, top + pad
+        ax.set_ylim(bottom, top)
+    any_contended = False
+    for color, xs, ys in contended_points:
+        if len(xs):
+            any_contended = True
+            bottom, top = ax.get_ylim()
+            for marker, where, y in (("o", (ys >= bottom) & (ys <= top), None),
+                                     ("^", ys > top, top), ("v", ys < bottom, bottom)):
+                ax.plot(xs[where], ys[where] if y is None else np.full(where.sum(), y), marker,
+                        linestyle="none", markersize=7, markerfacecolor="white",
+                        markeredgecolor=color, clip_on=y is None)
+    changes = {}
+    for s in series:
+        for c in s.get("changes", []):
+            # one line per run; a regression anywhere at that run colours it red
+            old = changes.get(c["run"])
+            if old is None or c["direction"] == "regression":
+                changes[c["run"]] = (c["commit"], c["direction"])
+    trans = ax.get_xaxis_transform()
+    for run, (commit, direction) in sorted(changes.items()):
+        color = DIRECTION_COLOR[direction]
+        ax.axvline(run, color=color, linestyle="--", linewidth=1.3, gid=f"change-{run}")
+        ax.text(run - 0.12, 0.98, _mpl_text(_short(commit)), transform=trans, rotation=90,
+                va="top", ha="right", fontsize=8, color=color)
+    step = max(1, math.ceil(nruns / MAX_TICKS))
+    ax.set_xticks(x[::step])
+    ax.set_xticklabels([_mpl_text(_short(r["commit"])) for r in runs][::step], rotation=90,
+                       fontsize=7, family="monospace")
+    ax.set_xlim(-0.5, max(nruns - 0.5, 0.5))
+    ax.set_xlabel("run (commit), oldest to newest")
+    ax.set_ylabel("time / first-segment median" if normalised else "time")
+    ax.set_title(_mpl_text(f"{op} - {backend} (machine {machine['id']})"))
+    ax.grid(True, alpha=0.3)
+    handles = lines + [Patch(color="0.5", alpha=0.3, linewidth=0)]
+    labels = [line.get_label() for line in lines] + [BAND_TEXT]
+    if any_contended:
+        handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3",
+                              markerfacecolor="white"))
+        labels.append(CONTENDED_TEXT)
+    for direction in DIRECTIONS:
+        if any(d == direction for _, d in changes.values()):
+            handles.append(Line2D([], [], linestyle="--", color=DIRECTION_COLOR[direction]))
+            labels.append(f"change point: {direction} (commit above the line)")
+    ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0.0)
+    return fig
+
+
+def _png(fig):
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+STYLE = """
+body { font-family: "DejaVu Sans", sans-serif; margin: 1.5em; color: #222; max-width: 1400px; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05em; margin-top: 1.4em; }
+table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .commit { font-family: "DejaVu Sans Mono", monospace; }
+.regression { color: #c0392b; font-weight: bold; } .improvement { color: #1e8449; }
+.contended, .not-measured { color: #7f6000; }
+.alert { background: #fdecea; border: 1px solid #c0392b; padding: 0.5em; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+details summary { cursor: pointer; } pre { white-space: pre-wrap; margin: 0.2em 0; }
+"""
+
+# Set on <body> once the page has loaded: how many images it has and how many decoded (the
+# browser test reads them from the DOM; a broken data URI leaves naturalWidth 0).
+LOAD_SCRIPT = """
+window.addEventListener("load", function () {
+  var images = document.images, loaded = 0;
+  for (var i = 0; i < images.length; i++) {
+    if (images[i].complete && images[i].naturalWidth > 0) loaded++;
+  }
+  document.body.setAttribute("data-images", String(images.length));
+  document.body.setAttribute("data-images-loaded", String(loaded));
+});
+"""
+
+
+def _fingerprint_value(value):
+    if isinstance(value, dict):
+        if not value:
+            return "<em>none</em>"
+        items = "".join(f"<li><code>{_e(k)}</code> = {_fingerprint_value(v)}</li>"
+                        for k, v in sorted(value.items(), key=lambda kv: str(kv[0])))
+        return f"<ul>{items}</ul>"
+    if isinstance(value, list):
+        return _e(", ".join(str(v) for v in value))
+    text = "" if value is None else str(value)
+    flat = " ".join(text.split())
+    if len(flat) <= LONG_TEXT and "\n" not in text.strip():
+        return _e(flat)
+    return (f'<details title="{_e(flat)}"><summary>{_e(flat[:LONG_TEXT - 1])}…</summary>'
+            f"<pre>{_e(text)}</pre></details>")
+
+
+def _fingerprint_html(machine):
+    fingerprint = machine.get("fingerprint") or {}
+    keys = [k for k in FINGERPRINT_ORDER if k in fingerprint]
+    keys += sorted((k for k in fingerprint if k not in FINGERPRINT_ORDER), key=str)
+    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_fingerprint_value(fingerprint[k])}</td></tr>"
+                   for k in keys)
+    return f'<table class="fingerprint"><tr><th>id</th><td><code>{_e(machine["id"])}</code>' \
+           f"</td></tr>{rows}</table>"
+
+
+def _changes_html(machine):
+    runs = machine["runs"]
+    by_run = {}
+    for s in sorted(machine["series"], key=series_order):
+        for c in s.get("changes", []):
+            by_run.setdefault(c["run"], []).append((s, c))
+    if not by_run:
+        return '<p class="no-changes">No change points in this history.</p>'
+    out = ['<table class="changes"><tr><th>commit</th><th>date</th><th>point</th>'
+           "<th>direction</th><th>ratio [interval]</th><th>p</th></tr>"]
+    for run in sorted(by_run, reverse=True):  # newest first
+        entries = by_run[run]
+        span = f' rowspan="{len(entries)}"' if len(entries) > 1 else ""
+        for i, (s, c) in enumerate(entries):
+            ci = c.get("ci")
+            interval = f" [{fmt_ratio(ci[0])}, {fmt_ratio(ci[1])}]" if ci else ""
+            p = "–" if c.get("p_value") is None else f"{c['p_value']:.3g}"
+            head = ""
+            if i == 0:
+                head = (f'<td class="commit"{span}>{_e(c["commit"])}</td>'
+                        f'<td{span}>{_e(runs[run].get("date") or "")}</td>')
+            out.append(f'<tr>{head}<td>{_e(point_name(s))}</td>'
+                       f'<td class="{c["direction"]}">{c["direction"]}</td>'
+                       f'<td class="num">{fmt_ratio(c.get("ratio"))}{interval}</td>'
+                       f'<td class="num">{p}</td></tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+def _latest_html(machine):
+    nruns = len(machine["runs"])
+    out = ['<table class="latest"><tr><th>point</th><th>latest</th><th>stable median</th>'
+           "<th>ratio</th><th>stable since</th><th>verdict</th></tr>"]
+    for s in sorted(machine["series"], key=series_order):
+        unit = _e(s.get("unit", "us"))
+        word = verdict(s, nruns)
+        since = s.get("stable_since_commit")
+        out.append(f"<tr><td>{_e(point_name(s))}</td>"
+                   f'<td class="num">{fmt_value(s.get("latest"))} {unit}</td>'
+                   f'<td class="num">{fmt_value(s.get("stable_median"))} {unit}</td>'
+                   f'<td class="num">{fmt_ratio(stable_ratio(s))}</td>'
+                   f'<td class="commit">{_e(since) if since else "–"}</td>'
+                   f'<td class="{word.replace(" ", "-")}">{word}</td></tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+def _machine_html(m_index, machine):
+    runs, series = machine["runs"], machine["series"]
+    out = [f'<section class="machine" id="machine-{m_index}">',
+           f'<h2>Machine <code>{_e(machine["id"])}</code></h2>', _fingerprint_html(machine)]
+    if not runs or not series:
+        out.append('<p class="empty">No runs recorded for this machine.</p></section>')
+        return "\n".join(out)
+    latest = runs[-1]
+    verdicts = [verdict(s, len(runs)) for s in series]
+    regressions = verdicts.count("regression")
+    out.append(f'<p>{len(runs)} runs, from <span class="commit">{_e(runs[0]["commit"])}</span>'
+               f' to <span class="commit">{_e(latest["commit"])}</span> '
+               f'({_e(latest.get("date") or "no date")}); {len(series)} points.</p>')
+    if regressions:
+        out.append(f'<p class="alert">The latest run (<span class="commit">'
+                   f'{_e(latest["commit"])}</span>) starts a regression in {regressions} '
+                   f'point{"s" if regressions > 1 else ""}.</p>')
+    out += ["<h3>Change points</h3>", _changes_html(machine),
+            f'<h3>Latest run (<span class="commit">{_e(latest["commit"])}</span>) against the '
+            "last stable segment</h3>", _latest_html(machine),
+            "<h3>Charts</h3>",
+            "<p>Each line is one point divided by the median of its first stable segment (the "
+            "runs before its first change point), so 1.10 is 10 % slower than that; the legend "
+            "gives the value of 1. The band runs from the minimum to the maximum over "
+            "repetitions; hollow markers are contended values; dashed vertical lines are change "
+            "points (red regression, green improvement) with their commit.</p>"]
+    for c_index, ((op, backend), group) in enumerate(chart_groups(machine)):
+        png = _png(chart_figure(machine, op, backend, group))
+        title = f"{op} - {backend}"
+        out.append(f'<figure id="chart-{m_index}-{c_index}"><figcaption>{_e(title)}'
+                   f"</figcaption><img alt=\"{_e(title)} over runs\" "
+                   f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
+                   "</figure>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def render(data):
+    """The page as a string (check_data first)."""
+    generated = data.get("generated") or ""
+    machines = data["machines"]
+    body = [_machine_html(i, m) for i, m in enumerate(machines)]
+    if not machines:
+        body.append('<p class="empty">No runs recorded.</p>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>comops regression tracking</title>"
+            f"<style>{STYLE}</style><script>{LOAD_SCRIPT}</script></head>\n<body>\n"
+            "<h1>comops regression tracking</h1>\n"
+            f"<p>Generated {_e(generated)} by scripts/track.py report; {len(machines)} machine "
+            f"fingerprint{'' if len(machines) == 1 else 's'}.</p>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _refuse_non_regular(path):
+    if os.path.lexists(path) and (path.is_symlink() or not path.is_file()):
+        raise ReportError(f"{cr.show_path(path)}: exists and is not a regular file; "
+                          "not replacing it")
+
+
+def _write_atomic(path, text):
+    """Writes path through a temporary file in its directory and os.replace, so a reader sees
+    the old page or the new one, never half of one; refuses to replace anything but a regular
+    file."""
+    _refuse_non_regular(path)
+    fd, tmp = tempfile.mkstemp(prefix=".index.html.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_report(data, out_dir):
+    """Writes out_dir/index.html (out_dir created if missing) from track.py's report data and
+    returns its path. Raises ReportError (one line) for data that does not keep to the contract,
+    an out_dir that is not a directory, an index.html that is not a regular file, a write that
+    fails, or missing matplotlib."""
+    check_data(data)
+    out_dir = pathlib.Path(out_dir)
+    if os.path.lexists(out_dir) and not out_dir.is_dir():
+        raise ReportError(f"{cr.show_path(out_dir)}: exists and is not a directory")
+    _refuse_non_regular(out_dir / "index.html")  # before the minutes of drawing
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ReportError("matplotlib is missing: run with /usr/bin/python3 "
+                          "(apt-get install python3-matplotlib)") from None
+    page = render(data)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / "index.html"
+        _write_atomic(path, page)
+    except OSError as e:
+        raise ReportError(f"{cr.show_path(e.filename or out_dir)}: cannot write the report: "
+                          f"{e.strerror or e}") from None
+    return path
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Writes the regression-tracking dashboard DIR/index.html from "
+        "the data track.py report builds (saved as JSON), for debugging the page.")
+    parser.add_argument("data", metavar="DATA.json")
+    parser.add_argument("-o", "--out-dir", required=True, metavar="DIR")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.data, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        print(f"{PROG}: error: {cr.show_path(args.data)}: {e.strerror}", file=sys.stderr)
+        return 2
+    except (ValueError, UnicodeDecodeError) as e:
+        print(f"{PROG}: error: {cr.show_path(args.data)}: not JSON ({str(e).splitlines()[0]})",
+              file=sys.stderr)
+        return 2
+    try:
+        path = write_report(data, args.out_dir)
+    except ReportError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

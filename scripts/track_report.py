@@ -12,6 +12,7 @@ file that needs no network and no files beside it (a CI artifact, a mail attachm
 import argparse
 import base64
 import html
+import importlib.util
 import io
 import json
 import math
@@ -444,7 +445,7 @@ def _machine_html(m_index, machine):
     regressions = verdicts.count("regression")
     out.append(f'<p>{len(runs)} runs, from <span class="commit">{_e(runs[0]["commit"])}</span>'
                f' to <span class="commit">{_e(latest["commit"])}</span> '
-               f'({_e(latest.get("date") or "no date")}); {len(series)} points.</p>')
+               f'({_e(latest.get("date") or "no date")}); {len(series)} point{"s" if len(series) > 1 else ""}.</p>')
     if regressions:
         out.append(f'<p class="alert">The latest run (<span class="commit">'
                    f'{_e(latest["commit"])}</span>) starts a regression in {regressions} '
@@ -522,11 +523,9 @@ def write_report(data, out_dir):
     if os.path.lexists(out_dir) and not out_dir.is_dir():
         raise ReportError(f"{cr.show_path(out_dir)}: exists and is not a directory")
     _refuse_non_regular(out_dir / "index.html")  # before the minutes of drawing
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("matplotlib") is None:
         raise ReportError("matplotlib is missing: run with /usr/bin/python3 "
-                          "(apt-get install python3-matplotlib)") from None
+                          "(apt-get install python3-matplotlib)")
     page = render(data)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -117,7 +117,8 @@ class Page(html.parser.HTMLParser):
     def __init__(self, text):
         super().__init__(convert_charrefs=True)
         self.body, self.images, self.captions, self.tables = {}, [], [], {}
-        self.text, self.scripts, self._table, self._cell, self._caption = [], 0, None, None, None
+        self.text, self.details, self.scripts = [], [], 0
+        self._table, self._cell, self._caption = None, None, None
         self.feed(text)
         self.close()
 
@@ -127,6 +128,8 @@ class Page(html.parser.HTMLParser):
             self.body = attrs
         elif tag == "img":
             self.images.append(attrs)
+        elif tag == "details":
+            self.details.append(attrs)
         elif tag == "script":
             self.scripts += 1
         elif tag == "figcaption":
@@ -165,11 +168,18 @@ def png_of(img):
 
 @NEEDS_MATPLOTLIB
 class PageContentTest(helpers.TempDirTest):
+    _fixture_page = None  # the fixture's page, drawn once for the tests that only read it
+
     def write(self, data=None, out="report"):
         path = track_report.write_report(data or fixture(), self.path(out))
         self.assertEqual(str(path), self.path(out, "index.html"))
         with open(path, encoding="utf-8") as f:
             return Page(f.read())
+
+    def fixture_page(self):
+        if PageContentTest._fixture_page is None:
+            PageContentTest._fixture_page = self.write(out="fixture")
+        return PageContentTest._fixture_page
 
     def test_one_embedded_png_chart_per_op_and_backend(self):
         from matplotlib import image
@@ -186,14 +196,14 @@ class PageContentTest(helpers.TempDirTest):
         self.assertEqual(os.listdir(self.path("report")), ["index.html"])
 
     def test_latest_against_stable_rows(self):
-        page = self.write()
+        page = self.fixture_page()
         head, *rows = page.tables["latest"]
         self.assertEqual(head, ["point", "latest", "stable median", "ratio", "stable since",
                                 "verdict"])
         self.assertEqual(rows, LATEST_ROWS)
 
     def test_change_points_listed_newest_first(self):
-        page = self.write()
+        page = self.fixture_page()
         head, *rows = page.tables["changes"]
         self.assertEqual(head, ["commit", "date", "point", "direction", "ratio [interval]", "p"])
         self.assertEqual(rows, CHANGE_ROWS)
@@ -210,7 +220,7 @@ class PageContentTest(helpers.TempDirTest):
             ["mpi pingpong np 2 8 B (intra)", "regression", "1.100 [1.070, 1.130]", "0.002"]])
 
     def test_fingerprint_long_mpi_library_folds(self):
-        page = self.write()
+        page = self.fixture_page()
         rows = {r[0]: r[1] for r in page.tables["fingerprint"]}
         self.assertEqual(rows["id"], "m1a2b3c")
         self.assertEqual(rows["cores"], "2")
@@ -222,7 +232,7 @@ class PageContentTest(helpers.TempDirTest):
         self.assertIn("pin = core", rows["options"])
 
     def test_summary_and_regression_alert(self):
-        text = " ".join("".join(self.write().text).split())
+        text = " ".join("".join(self.fixture_page().text).split())
         self.assertIn("12 runs, from 0a11ce0 to b4cc79b (2026-11-12T10:00:00Z); 6 points.", text)
         self.assertNotIn("starts a regression", text)
         data = fixture()
@@ -236,6 +246,7 @@ class PageContentTest(helpers.TempDirTest):
         machine["id"] = HOSTILE
         machine["fingerprint"]["cpu_model"] = HOSTILE
         machine["fingerprint"]["options"] = {HOSTILE: HOSTILE}
+        machine["fingerprint"]["mpi_library"] = HOSTILE + "\n" + "x" * 100  # <details title=..>
         machine["runs"][7]["commit"] = HOSTILE
         machine["series"][0]["changes"][0]["commit"] = HOSTILE
         machine["series"][0]["stable_since_commit"] = HOSTILE
@@ -248,10 +259,31 @@ class PageContentTest(helpers.TempDirTest):
         page = Page(raw)
         self.assertEqual(page.scripts, 1)  # only the page's own load script
         text = "".join(page.text)
-        self.assertGreaterEqual(text.count(HOSTILE), 6)
+        # machine heading and id, cpu_model, options key and value, mpi_library (summary and
+        # <pre>), the change's commit, stable since, the point, its two units, the caption
+        self.assertEqual(text.count(HOSTILE), 13)
+        details = [a for a in page.details if HOSTILE in a.get("title", "")]
+        self.assertEqual(len(details), 1)
+        self.assertEqual(details[0]["title"], HOSTILE + " " + "x" * 100)
+        self.assertEqual([img["alt"] for img in page.images][1], f"broadcast - {HOSTILE} over runs")
         self.assertEqual(page.tables["changes"][2][0], HOSTILE)
         self.assertIn(f"broadcast - {HOSTILE}", page.captions)
         self.assertEqual(len(page.images), 3)  # '$' did not stop a chart
+
+    def test_a_section_per_machine(self):
+        data = fixture()
+        other = json.loads(json.dumps(data["machines"][0]))
+        other["id"] = "m9z8y7x"
+        other["series"] = other["series"][3:4]  # shm broadcast only
+        data["machines"].append(other)
+        page = self.write(data)
+        self.assertEqual(page.captions, CHART_TITLES + ["broadcast - shm"])
+        self.assertEqual(len(page.images), 4)
+        # both fingerprint tables (7 rows each) land in one list: their id rows
+        self.assertEqual(page.tables["fingerprint"][::7], [["id", "m1a2b3c"], ["id", "m9z8y7x"]])
+        text = " ".join("".join(page.text).split())
+        self.assertIn("by scripts/track.py report; 2 machine fingerprints.", text)
+        self.assertIn("12 runs, from 0a11ce0 to b4cc79b (2026-11-12T10:00:00Z); 1 point.", text)
 
     def test_empty_history(self):
         page = self.write({"generated": "x", "machines": []})
@@ -360,6 +392,14 @@ class RefusalTest(helpers.TempDirTest):
                 with self.assertRaises(track_report.ReportError) as ctx:
                     track_report.write_report(data, self.path("out"))
                 self.assertEqual(str(ctx.exception), message)
+        self.assertFalse(os.path.exists(self.path("out")))
+
+    def test_without_matplotlib(self):
+        with mock.patch.object(track_report.importlib.util, "find_spec", return_value=None):
+            with self.assertRaises(track_report.ReportError) as ctx:
+                track_report.write_report(fixture(), self.path("out"))
+        self.assertEqual(str(ctx.exception), "matplotlib is missing: run with /usr/bin/python3 "
+                         "(apt-get install python3-matplotlib)")
         self.assertFalse(os.path.exists(self.path("out")))
 
     def test_cli_errors(self):

@@ -1,0 +1,413 @@
+#!/usr/bin/python3
+"""Tracks comops results over history: a run database, change-point detection, a dashboard.
+
+  track.py add RUN.json|DIR ... [--db FILE]        store comops runs (a DIR: its *.json files)
+  track.py import GBENCH.json ... [--db FILE] [--commit SHA] [--machine-name NAME]
+                                                   store Google Benchmark JSON runs
+  track.py archive RUN.json [--dir DIR]            write the run's small history file into DIR
+  track.py check [--db FILE] [--machine ID] [--json] [--report-only]
+                                                   find the steps in each point's series
+  track.py report [--db FILE] -o DIR               write the HTML dashboard into DIR
+
+The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
+date, the machine fingerprint (CPU model, cores, nodes, MPI library and version, compiler, and
+the comops options that change times: bind, placement, pair, iterations, warm-up, MPI world
+size) and every point with its repetition times and noise fields (cpu_stall_us, contended,
+oversubscribed, wrong). A run is identified by a hash of its content: adding it again stores
+nothing. All files of one add are stored in one transaction, or none of them.
+
+check: for each point (backend, op, np, bytes, pair) of one machine, the series of its run
+medians ordered by date; change points by E-divisive means with a permutation test on the log
+medians (Matteson and James 2014, as MongoDB's CI and Hunter/Otava use it), and a t prediction
+test of the newest run against the runs since the last change; contended runs (PSI stall above
+5 %) are left out of the detection (changepoint.py has the details). Each change: the commit
+where it starts, the points it affects, the ratio of medians after/before with a 95 % bootstrap
+interval, and its p-value.
+
+Exit status: 0 done (check: the newest commit starts no significant regression); 1 check: the
+newest commit starts a significant regression (--report-only: 0); 2 bad usage, a file that is
+not a comops / Google Benchmark results file, or a database that is not track.py's (one line on
+stderr, "track.py: error: ..."; nothing is stored); 3 the report module (track_report.py) is
+missing or the report cannot be written.
+"""
+
+import argparse
+import datetime
+import glob
+import hashlib
+import json
+import os
+import sys
+import tempfile
+
+import changepoint
+import comops_results as cr
+import track_ingest
+import track_store
+
+PROG = "track.py"
+DEFAULT_DB = os.path.join("results", "history.sqlite")
+DEFAULT_HISTORY = os.path.join("results", "history")
+
+
+class UsageError(Exception):
+    """Bad input: the one line to print, exit 2."""
+
+
+def error(text, status):
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+    return status
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def expand(paths):
+    """Files to read: each path, a directory standing for its *.json files (sorted)."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = sorted(glob.glob(os.path.join(glob.escape(path), "*.json")))
+            if not found:
+                raise UsageError(f"{cr.show_path(path)}: no .json file in this directory")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def store(db, runs):
+    conn = track_store.open_db(db, create=True)
+    try:
+        outcome = track_store.add_runs(conn, runs, now_utc())
+    finally:
+        conn.close()
+    for run, (run_id, new) in zip(runs, outcome):
+        what = "stored as" if new else "already stored as"
+        print(f"{cr.show_path(run['file'])}: {what} run {run_id} (commit {run['commit']}, "
+              f"{run['date']}, machine {run['machine']}, {len(run['points'])} points)")
+
+
+def cmd_add(args):
+    runs = []
+    for path in expand(args.files):
+        run = track_ingest.from_comops(path, args.commit, args.date)
+        run["file"] = path
+        runs.append(run)
+    store(args.db, runs)
+    return 0
+
+
+def cmd_import(args):
+    runs = []
+    for path in expand(args.files):
+        run = track_ingest.from_gbench(path, args.commit, args.date, args.machine_name)
+        run["file"] = path
+        runs.append(run)
+    store(args.db, runs)
+    return 0
+
+
+def history_name(run):
+    """'20261130T100000Z-abc1234.json': the run's date and commit (characters outside
+    [A-Za-z0-9._-] of the commit become '_')."""
+    commit = "".join(c if c.isalnum() or c in "._-" else "_" for c in run["commit"])[:40]
+    return run["date"].replace("-", "").replace(":", "") + f"-{commit}.json"
+
+
+def cmd_archive(args):
+    run = track_ingest.from_comops(args.file, args.commit, args.date)
+    doc = run["stripped"]
+    if args.points_of:
+        keep = set(cr.load(args.points_of).rows)
+        doc["results"] = [r for r in doc["results"] if cr.key(r) in keep]
+        if not doc["results"]:
+            raise UsageError(f"{cr.show_path(args.file)} has no point of "
+                             f"{cr.show_path(args.points_of)}")
+    if not os.path.isdir(args.dir):
+        raise UsageError(f"{cr.show_path(args.dir)}: no such directory")
+    target = os.path.join(args.dir, history_name(run))
+    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    if os.path.lexists(target):
+        if not os.path.isfile(target):
+            raise UsageError(f"{cr.show_path(target)}: exists and is not a regular file")
+        with open(target, encoding="utf-8", errors="replace") as f:
+            if f.read() == text:
+                print(f"{cr.show_path(target)}: already there")
+                return 0
+        raise UsageError(f"{cr.show_path(target)}: exists with other content; not replaced")
+    fd, tmp = tempfile.mkstemp(dir=args.dir, prefix=".track-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.link(tmp, target)  # fails if target appeared meanwhile: never replaces a file
+    finally:
+        os.unlink(tmp)
+    print(target)
+    return 0
+
+
+def point_name(key):
+    backend, op, np_, nbytes, pair = key
+    if backend == "gbench":
+        return op
+    return cr.key_name((backend + (cr.INTER_SUFFIX if pair == "inter" else ""), op, np_, nbytes))
+
+
+def point_order(key):
+    backend, op, np_, nbytes, pair = key
+    return (cr.op_order(op), backend, pair, np_, nbytes)
+
+
+def seed_of(key):
+    return int(hashlib.sha256(point_name(key).encode()).hexdigest()[:8], 16)
+
+
+def analyse(conn, machine, fingerprint, args):
+    """Runs and per-point series of one machine with their changes (the report's machine
+    entry, plus what check prints)."""
+    runs = track_store.runs_of(conn, machine)
+    index = {run["id"]: i for i, run in enumerate(runs)}
+    series = []
+    excluded = kept_contended = 0
+    for key, entries in sorted(track_store.points_of(conn, machine).items(),
+                               key=lambda kv: point_order(kv[0])):
+        cp_runs = [changepoint.Run(median, reps, contended)
+                   for _, median, reps, contended, *_ in entries]
+        used, contended_used = changepoint.usable(cp_runs, args.keep_contended)
+        excluded += len(cp_runs) - len(used)
+        kept_contended += contended_used
+        changes = changepoint.detect(cp_runs, alpha=args.alpha, permutations=args.permutations,
+                                     keep_contended=args.keep_contended, seed=seed_of(key))
+        first, stable = changepoint.stable_segment(cp_runs, changes, args.keep_contended)
+        backend, op, np_, nbytes, pair = key
+        series.append({
+            "backend": backend, "op": op, "np": np_, "bytes": nbytes, "pair": pair or None,
+            "unit": "us", "name": point_name(key),
+            "values": [{"run": index[run_id], "median": median, "reps": reps,
+                        "contended": contended}
+                       for run_id, median, reps, contended, *_ in entries],
+            "changes": [{"run": index[entries[c.index][0]],
+                         "commit": runs[index[entries[c.index][0]]]["commit"],
+                         "direction": c.direction, "ratio": c.ratio, "ci": list(c.ci),
+                         "p_value": c.p_value, "method": c.method,
+                         "before_median": c.before_median, "after_median": c.after_median}
+                        for c in changes],
+            "latest": entries[-1][1], "stable_median": stable,
+            "stable_since_commit": runs[index[entries[first][0]]]["commit"]})
+    return {"id": machine, "fingerprint": fingerprint,
+            "runs": [{"commit": r["commit"], "date": r["date"]} for r in runs],
+            "series": series, "excluded_contended": excluded,
+            "series_with_contended_kept": kept_contended}
+
+
+def pick_machine(conn, wanted):
+    known = track_store.machines(conn)
+    if not known:
+        raise UsageError("the database has no runs")
+    if wanted is None:
+        return known[0]
+    for entry in known:
+        if entry[0] == wanted:
+            return entry
+    raise UsageError(f"no machine {wanted}; known: {', '.join(m[0] for m in known)}")
+
+
+def describe(fingerprint):
+    parts = [str(fingerprint.get("cpu_model")), f"{fingerprint.get('cores')} cores",
+             f"{fingerprint.get('nodes')} node(s)", fingerprint.get("mpi_library"),
+             fingerprint.get("compiler")]
+    return ", ".join(p for p in parts if p)
+
+
+def check_summary(machine):
+    """Changes grouped by the run where they start, and the verdict on the newest run."""
+    runs = machine["runs"]
+    by_run = {}
+    for s in machine["series"]:
+        for c in s["changes"]:
+            entry = {k: s[k] for k in ("name", "backend", "op", "np", "bytes", "pair", "unit")}
+            entry.update({k: c[k] for k in ("direction", "ratio", "ci", "p_value", "method",
+                                            "before_median", "after_median")})
+            by_run.setdefault(c["run"], []).append(entry)
+    changes = [{"run": r, "commit": runs[r]["commit"], "date": runs[r]["date"],
+                "regressions": sum(p["direction"] == "regression" for p in points),
+                "improvements": sum(p["direction"] == "improvement" for p in points),
+                "points": points} for r, points in sorted(by_run.items())]
+    newest = len(runs) - 1
+    regressed = [p for p in by_run.get(newest, []) if p["direction"] == "regression"]
+    return changes, {"run": newest, "commit": runs[newest]["commit"],
+                     "date": runs[newest]["date"], "regression": bool(regressed),
+                     "points": regressed}
+
+
+def cmd_check(args):
+    conn = track_store.open_db(args.db, create=False)
+    try:
+        mid, fingerprint, _, _ = pick_machine(conn, args.machine)
+        machine = analyse(conn, mid, fingerprint, args)
+    finally:
+        conn.close()
+    changes, newest = check_summary(machine)
+    status = 1 if newest["regression"] and not args.report_only else 0
+    if args.json:
+        json.dump({"machine": {"id": mid, "fingerprint": fingerprint}, "runs": machine["runs"],
+                   "points": len(machine["series"]),
+                   "method": {"detection": "e-divisive means, permutation test",
+                              "alpha": args.alpha, "permutations": args.permutations,
+                              "newest_run_alpha": changepoint.TAIL_ALPHA,
+                              "contended": "kept" if args.keep_contended else "left out"},
+                   "excluded_contended": machine["excluded_contended"], "changes": changes,
+                   "newest": newest, "exit_status": status}, sys.stdout, indent=1)
+        print()
+    else:
+        print(f"machine {mid} ({describe(fingerprint)}): {len(machine['runs'])} runs, "
+              f"{len(machine['series'])} points")
+        policy = ("contended runs kept" if args.keep_contended else
+                  f"contended runs left out ({machine['excluded_contended']} point-runs)")
+        if machine["series_with_contended_kept"]:
+            policy += (f"; kept in {machine['series_with_contended_kept']} series with too few "
+                       "quiet runs")
+        print(f"E-divisive means on log run medians (alpha {args.alpha}, {args.permutations} "
+              f"permutations), newest run: t prediction test (alpha {changepoint.TAIL_ALPHA}); "
+              f"{policy}")
+        for change in changes:
+            print(f"change at commit {change['commit']} (run {change['run']}, {change['date']}): "
+                  f"{change['regressions']} slower, {change['improvements']} faster")
+            for p in change["points"]:
+                print(f"  {p['name']:<40} {p['before_median']:.4g} -> {p['after_median']:.4g} "
+                      f"{p['unit']}  x{p['ratio']:.3f} [{p['ci'][0]:.3f}, {p['ci'][1]:.3f}]  "
+                      f"p={p['p_value']:.2g}  {p['direction']} ({p['method']})")
+        if not changes:
+            print("no change point")
+        verdict = (f"REGRESSION in {len(newest['points'])} point(s)" if newest["regression"]
+                   else "no significant regression")
+        print(f"newest commit {newest['commit']} (run {newest['run']}): {verdict}")
+    if newest["regression"]:
+        print(f"{PROG}: the newest commit {newest['commit']} starts a significant regression"
+              + (" (report only)" if args.report_only else ""), file=sys.stderr)
+    return status
+
+
+def cmd_report(args):
+    conn = track_store.open_db(args.db, create=False)
+    try:
+        known = track_store.machines(conn)
+        if not known:
+            raise UsageError("the database has no runs")
+        machines = []
+        for mid, fingerprint, _, _ in known:
+            machine = analyse(conn, mid, fingerprint, args)
+            for s in machine["series"]:  # the data contract of track_report.write_report
+                del s["name"]
+                s["changes"] = [{k: c[k] for k in ("run", "commit", "direction", "ratio", "ci",
+                                                   "p_value")} for c in s["changes"]]
+            del machine["excluded_contended"], machine["series_with_contended_kept"]
+            machines.append(machine)
+    finally:
+        conn.close()
+    data = {"generated": now_utc(), "machines": machines}
+    try:
+        import track_report
+    except ImportError as e:
+        return error(f"cannot load the dashboard module track_report.py ({e})", 3)
+    import pathlib
+    try:
+        os.makedirs(args.out_dir, exist_ok=True)
+        index = track_report.write_report(data, pathlib.Path(args.out_dir))
+    except OSError as e:
+        return error(f"cannot write the report into {cr.show_path(args.out_dir)} "
+                     f"({e.strerror or e})", 3)
+    print(index)
+    return 0
+
+
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def probability(text):
+    value = float(text)
+    if not 0 < value < 1:
+        raise ValueError(text)
+    return value
+
+
+def parser():
+    top = argparse.ArgumentParser(prog=PROG, description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def with_db(p):
+        p.add_argument("--db", default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
+        return p
+
+    def with_detection(p):
+        p.add_argument("--alpha", type=probability, default=changepoint.ALPHA,
+                       help="significance of an E-divisive split (default %(default)s)")
+        p.add_argument("--permutations", type=positive_int, default=changepoint.PERMUTATIONS,
+                       help="permutations per test (default %(default)s)")
+        p.add_argument("--keep-contended", action="store_true",
+                       help="use contended runs (PSI stall above 5 %%) in the detection too")
+
+    add = with_db(sub.add_parser("add", help="store comops results files (or directories of "
+                                 "them)"))
+    add.add_argument("files", nargs="+", metavar="RUN.json|DIR")
+    add.add_argument("--commit", help="commit of the runs (default: context.git_sha)")
+    add.add_argument("--date", help="ISO 8601 date of the runs (default: context.date)")
+    add.set_defaults(func=cmd_add)
+
+    imp = with_db(sub.add_parser("import", help="store Google Benchmark JSON files"))
+    imp.add_argument("files", nargs="+", metavar="GBENCH.json|DIR")
+    imp.add_argument("--commit", help="commit of the runs (default: context.git_sha, which "
+                     "comops' --gbench-json writes)")
+    imp.add_argument("--date", help="ISO 8601 date (default: context.date)")
+    imp.add_argument("--machine-name", help="names the machine in its fingerprint (default: "
+                     "context.host_name)")
+    imp.set_defaults(func=cmd_import)
+
+    arc = sub.add_parser("archive", help="write a run's small history file (the run stripped "
+                         "to what track.py needs, named DATE-COMMIT.json)")
+    arc.add_argument("file", metavar="RUN.json")
+    arc.add_argument("--dir", default=DEFAULT_HISTORY,
+                     help=f"history directory (default {DEFAULT_HISTORY})")
+    arc.add_argument("--points-of", metavar="OTHER.json",
+                     help="keep only the points OTHER.json also has")
+    arc.add_argument("--commit", help="commit (default: context.git_sha)")
+    arc.add_argument("--date", help="ISO 8601 date (default: context.date)")
+    arc.set_defaults(func=cmd_archive)
+
+    chk = with_db(sub.add_parser("check", help="find change points; exit 1 when the newest "
+                                 "commit starts a significant regression"))
+    chk.add_argument("--machine", metavar="ID", help="machine id (default: the newest run's)")
+    chk.add_argument("--json", action="store_true", help="print JSON instead of text")
+    chk.add_argument("--report-only", action="store_true", help="exit 0 even on a regression")
+    with_detection(chk)
+    chk.set_defaults(func=cmd_check)
+
+    rep = with_db(sub.add_parser("report", help="write the HTML dashboard (track_report.py)"))
+    rep.add_argument("-o", "--out-dir", required=True, metavar="DIR")
+    with_detection(rep)
+    rep.set_defaults(func=cmd_report)
+    return top
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (UsageError, track_ingest.IngestError, track_store.StoreError,
+            cr.ResultsError) as e:
+        return error(e, 2)
+    except OSError as e:
+        return error(f"{e.strerror or e}" + (f": {cr.show_path(e.filename)}"
+                                             if e.filename else ""), 2)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,30 +6,76 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "harness/help_formatter.hpp"
 #include "harness/ops.hpp"
 #include "harness/sizes.hpp"
 
 namespace comops {
 namespace {
 
+// Paragraphs, wrapped by HelpFormatter.
 constexpr const char* kFooter =
-    R"(Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the
-round trip, latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate =
-size / RTT. Collectives: each participant averages its back-to-back iterations; the table
-shows min, avg and max over participants (max is the headline), median over repetitions.
-GB = 1e9 bytes; sizes accept K, M, G = 1024. Gather and scatter sizes are per participant.
-Default iterations: 64 MiB / size, clamped to 20..10000 (divided by 100, at least 5, when
-the run is oversubscribed), then lowered (to at least 1) so that one repetition takes about
-0.1 s on the slowest participant's warm-up; default warm-up: iterations / 10, at least 2,
-lowered (to at least 1) so that it takes about 0.1 s judged from the first operation.
-Run directly, comops launches itself under mpiexec with as many processes as the largest
---np needs (at most 16 per core, or per task of a Slurm allocation) and stays beside the job: a lost rank, a failed launcher or SIGINT/SIGTERM end
-in one comops line and exit 3 (130/143 for the signals). Run under mpiexec -n N or srun, it
-uses the N ranks it was given. On several nodes, --pair and --placement choose who takes part;
-every row gives its hosts and the number of nodes it spans.
-Output files are replaced atomically after every point; a device or FIFO (/dev/stdout) is
-written into, never replaced, and gets the JSON documents once at the end.
+    R"(The default run: every backend (mpi; shm with the staged and direct schemes; swcc with 64-byte
+blocks) and every op (reduce = max), at 8 B to 8 MiB in powers of two with --size-np participants;
+then, when --np comes to more than one count (2, 4, 8, ... up to the cores), each op's
+time-versus-nprocs table at 800K (--np-bytes); the barrier has only that table.
+
+Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the round trip,
+latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate = size / RTT.
+Collectives: each participant averages its back-to-back iterations; the table shows min, avg and
+max over participants (max is the headline), median over repetitions. GB = 1e9 bytes; sizes accept
+K, M, G = 1024. Gather and scatter sizes are per participant.
+
+Default iterations: 64 MiB / size, clamped to 20..10000 (divided by 100, at least 5, when the run
+is oversubscribed), then lowered (to at least 1) so that one repetition takes about 0.1 s on the
+slowest participant's warm-up; default warm-up: iterations / 10, at least 2, lowered (to at least
+1) so that it takes about 0.1 s judged from the first operation.
+
+Run directly, comops launches itself under mpiexec with as many processes as the largest --np
+needs (at most 16 per core, or per task of a Slurm allocation) and stays beside the job: a lost
+rank, a failed launcher or SIGINT/SIGTERM end in one comops line and exit 3 (130/143 for the
+signals). Run under mpiexec -n N or srun, it uses the N ranks it was given. On several nodes,
+--pair and --placement choose who takes part; every row gives its hosts and the number of nodes it
+spans.
+
+Output files are replaced atomically after every point; a device or FIFO (/dev/stdout) is written
+into, never replaced, and gets the JSON documents once at the end.
+
 Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";
+
+constexpr const char* kGeneral = "General";
+// The --help groups of the options defined here (--help shows the groups, and the options in
+// each, in the order the options are defined).
+const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
+    {kGeneral, {"--backend", "--op", "--reduce-op"}},
+    {"Sizes and participants",
+     {"--np", "--size-np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor", "--np-bytes"}},
+    {"Measurement", {"--iters", "--warmup", "--repetitions", "--seed", "--no-limits"}},
+    {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
+    {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
+    {"OSU aliases", {"-m", "-i", "-x"}},
+};
+
+// nccl-tests' reduction operators and comops' op names: what a user of those suites may give
+// -o, where comops takes the output directory.
+bool op_like(const std::string& word) {
+  for (const char* name : {"sum", "prod", "min", "max", "avg", "mulsum", "reduce", "all"})
+    if (word == name) return true;
+  return parse_op(word).has_value();
+}
+
+// OSU's -m [MIN:]MAX into the texts of -b (min) and -e (max); a missing bound keeps its default.
+void apply_osu_sizes(const std::string& text, std::string& min_text, std::string& max_text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    max_text = text;
+    return;
+  }
+  if (text.find(':', colon + 1) != std::string::npos || text.size() == 1)
+    throw UsageError(fmt::format("invalid -m '{}' (expected [MIN:]MAX, e.g. 8:1M)", text));
+  if (colon > 0) min_text = text.substr(0, colon);
+  if (colon + 1 < text.size()) max_text = text.substr(colon + 1);
+}
 
 // For unsigned options: CLI11 would wrap "-1" around to the largest value.
 const CLI::Validator kNotNegative(
@@ -146,9 +192,10 @@ Config parse_command_line(int argc, char** argv,
   Config c;
   CLI::App app{
       "comops: message passing versus shared memory, measured the same way.\n"
-      "Runs the COMOPS operations on the chosen backends and prints bandwidth-versus-"
-      "size and time-versus-nprocs tables.",
+      "Runs the COMOPS operations on the chosen backends and prints bandwidth-versus-size and "
+      "time-versus-nprocs tables.",
       "comops"};
+  app.formatter(std::make_shared<HelpFormatter>());
   app.footer(kFooter);
   app.set_version_flag("--version", "comops 0.1.0");
 
@@ -157,55 +204,76 @@ Config parse_command_line(int argc, char** argv,
   std::size_t factor = 2;
   std::string backend_help = "Backends to run, comma-separated, or all:";
   for (const auto& f : families) backend_help += "\n  " + f->name() + ": " + f->description();
-  app.add_option("--backend", backend_names, backend_help)->capture_default_str();
+  app.add_option("--backend", backend_names, backend_help)
+      ->capture_default_str()
+      ->type_name("LIST");
   app.add_option("--op", op_names,
                  "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
                  "reduce-max, reduce-sum, gather, scatter, barrier, or all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("LIST");
   app.add_option("--reduce-op", reduce_ops, "Reductions that 'reduce' and 'all' run: max, sum")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("LIST");
   app.add_option("--np", np_text,
-                 "Participant counts for the time-versus-nprocs tables, e.g. 2,4,8 (default: "
-                 "powers of two up to the cores, or up to the ranks under mpiexec)");
+                 "Participant counts for the time-versus-nprocs tables, e.g. 2,4,8; those "
+                 "tables are made when more than one count is asked for, or with --np-bytes "
+                 "(default: 2, 4, 8, ... up to the cores, or the ranks under mpiexec, plus that "
+                 "count)")
+      ->type_name("LIST");
   app.add_option("--size-np", c.size_np,
-                 "Participants of the bandwidth-versus-size tables (default: the largest --np "
-                 "up to 4, as in the paper)");
-  auto* sizes_opt = app.add_option("--sizes", sizes_text,
-                                   "Explicit message sizes, e.g. 8,1K,800K (instead of -b/-e/-f)");
-  app.add_option("-b,--min-bytes", min_text, "Smallest message size")
+                 "Participants of the bandwidth-versus-size tables, 4 in the paper (default: the "
+                 "largest --np up to 4)")
+      ->type_name("N");
+  auto* sizes_opt = app.add_option(
+      "--sizes", sizes_text, "Explicit message sizes, e.g. 8,1K,800K (not with -b, -e, -f, -m)");
+  sizes_opt->type_name("LIST");
+  auto* min_opt = app.add_option("-b,--min-bytes", min_text, "Smallest message size of the sweep")
+                      ->capture_default_str()
+                      ->type_name("SIZE")
+                      ->excludes(sizes_opt);
+  auto* max_opt = app.add_option("-e,--max-bytes", max_text, "Largest message size of the sweep")
+                      ->capture_default_str()
+                      ->type_name("SIZE")
+                      ->excludes(sizes_opt);
+  app.add_option("-f,--step-factor", factor, "Factor between the sizes of the sweep")
       ->capture_default_str()
-      ->excludes(sizes_opt);
-  app.add_option("-e,--max-bytes", max_text, "Largest message size")
-      ->capture_default_str()
-      ->excludes(sizes_opt);
-  app.add_option("-f,--step-factor", factor, "Factor between sizes")
-      ->capture_default_str()
+      ->type_name("N")
       ->check(kNotNegative)
       ->excludes(sizes_opt);
   app.add_option("--np-bytes", np_bytes_text, "Message size of the time-versus-nprocs tables")
-      ->capture_default_str();
-  app.add_option("-n,--iters", c.measure.iterations,
-                 "Timed iterations per repetition (default: by size, see below)");
-  app.add_option("-w,--warmup", c.measure.warmup, "Untimed iterations first (default: by size)");
+      ->capture_default_str()
+      ->type_name("SIZE");
+  auto* iters_opt = app.add_option("-n,--iters", c.measure.iterations,
+                                   "Timed iterations per repetition (default: by size, see below)")
+                        ->type_name("N");
+  auto* warmup_opt = app.add_option("-w,--warmup", c.measure.warmup,
+                                    "Untimed iterations first (default: by size, see below)")
+                         ->type_name("N");
   app.add_option("-r,--repetitions", c.measure.repetitions, "Timed repetitions per point")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N");
   app.add_option("--seed", c.measure.seed, "Validation seed (0 or more)")
       ->capture_default_str()
+      ->type_name("N")
       ->check(kNotNegative);
   app.add_option("--bind", bind,
                  "Core binding of participants, on each node by the participant's index among "
                  "the point's participants on that node: compact, spread or none")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   std::string placement = "packed";
   app.add_option("--placement", placement,
                  "Which MPI ranks take part in a point on several nodes: packed (fill rank 0's "
                  "node, then the next) or spread (round-robin over the nodes)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   app.add_option("--pair", c.pair,
                  "Ping-pong pair: intra (both on rank 0's node), inter (rank 0 and a rank of "
                  "another node), both (two rows per size), auto (both on several nodes, intra "
                  "on one)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
       "Skip measuring the machine limits (cache-line round trip, memcpy)");
@@ -213,14 +281,26 @@ Config parse_command_line(int argc, char** argv,
       ->capture_default_str();
   app.add_option("--mpiexec", c.mpiexec,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
-                 "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC or mpiexec on PATH)");
+                 "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC, else mpiexec)")
+      ->type_name("CMD");
   std::string out_dir;
-  app.add_option("-o,--output-dir", out_dir,
-                 "Write table.txt, results.csv, results.json and gbench.json into this directory");
-  app.add_option("--csv", c.out.csv, "Write result rows as CSV to this file");
-  app.add_option("--json", c.out.json, "Write context and result rows as JSON to this file");
+  auto* out_opt =
+      app.add_option("-o,--output-dir", out_dir,
+                     "Write table.txt, results.csv, results.json and gbench.json into this "
+                     "directory, created if missing; a directory that holds anything is refused "
+                     "without --force. A warning when DIR is an op name such as sum (nccl-tests' "
+                     "-o is the reduction operator: comops has --reduce-op and --op)")
+          ->type_name("DIR");
+  app.add_option("--csv", c.out.csv, "Write result rows as CSV to this file")->type_name("FILE");
+  app.add_option("--json", c.out.json, "Write context and result rows as JSON to this file")
+      ->type_name("FILE");
   app.add_option("--gbench-json", c.out.gbench_json,
-                 "Write Google Benchmark JSON (for its compare.py) to this file");
+                 "Write Google Benchmark JSON (for its compare.py) to this file")
+      ->type_name("FILE");
+  app.add_flag("--force", c.force,
+               "Write into a non-empty --output-dir, replacing the files comops writes there "
+               "(needs --output-dir)")
+      ->needs(out_opt);
   app.add_flag("--inject-fault", c.measure.inject_fault)->group("");  // hidden, for tests
   std::string inject_throw;  // hidden, for tests: PHASE[@POINT]
   app.add_option("--inject-throw", inject_throw)->group("");
@@ -234,6 +314,29 @@ Config parse_command_line(int argc, char** argv,
     family_options.emplace_back(f->name(), std::vector<const CLI::Option*>(
                                                all.begin() + static_cast<long>(before), all.end()));
   }
+
+  // The options OSU's benchmarks taught (osu_latency -m, -i, -x), as aliases of comops' own.
+  std::string osu_sizes;
+  app.add_option("-m", osu_sizes,
+                 "OSU's -m [MIN:]MAX: the sweep from MIN (default 8) to MAX, in powers of two "
+                 "(-f sets another factor), as -b MIN -e MAX; K/M/G suffixes (not with --sizes, "
+                 "-b, -e)")
+      ->type_name("[MIN:]MAX")
+      ->excludes(sizes_opt)
+      ->excludes(min_opt)
+      ->excludes(max_opt);
+  app.add_option("-i", c.measure.iterations, "OSU's -i ITERS: -n/--iters (not with it)")
+      ->type_name("ITERS")
+      ->excludes(iters_opt);
+  app.add_option("-x", c.measure.warmup, "OSU's -x WARMUP: -w/--warmup (not with it)")
+      ->type_name("WARMUP")
+      ->excludes(warmup_opt);
+
+  // The --help groups; the backends' own options name theirs (shm backend, swcc backend).
+  app.get_help_ptr()->group(kGeneral);
+  app.get_version_ptr()->group(kGeneral);
+  for (const auto& [group, names] : kGroups)
+    for (const char* name : names) app.get_option(name)->group(group);
 
   try {
     app.parse(argc, argv);
@@ -275,15 +378,19 @@ Config parse_command_line(int argc, char** argv,
     std::sort(c.sizes.begin(), c.sizes.end());
     c.sizes.erase(std::unique(c.sizes.begin(), c.sizes.end()), c.sizes.end());
   } else {
+    if (!osu_sizes.empty()) apply_osu_sizes(osu_sizes, min_text, max_text);
     c.sizes = geometric_sizes(parse_size(min_text), parse_size(max_text), factor);
   }
   c.np_bytes = parse_size(np_bytes_text);
+  c.np_bytes_given = app.count("--np-bytes") > 0;
   check_element_multiple(c.sizes);
   check_element_multiple({c.np_bytes});
-  if (app.count("--iters") && c.measure.iterations < 1)
-    throw UsageError("--iters must be at least 1");
-  if (app.count("--warmup") && c.measure.warmup < 0)
-    throw UsageError("--warmup must be at least 0");
+  for (const char* name : {"--iters", "-i"})
+    if (app.count(name) && c.measure.iterations < 1)
+      throw UsageError(fmt::format("{} must be at least 1", name));
+  for (const char* name : {"--warmup", "-x"})
+    if (app.count(name) && c.measure.warmup < 0)
+      throw UsageError(fmt::format("{} must be at least 0", name));
   if (c.measure.repetitions < 1) throw UsageError("--repetitions must be at least 1");
   c.bind = parse_bind_policy(bind);
   c.placement = parse_placement(placement);
@@ -303,6 +410,11 @@ Config parse_command_line(int argc, char** argv,
     if (c.out.csv.empty()) c.out.csv = dir + "/results.csv";
     if (c.out.json.empty()) c.out.json = dir + "/results.json";
     if (c.out.gbench_json.empty()) c.out.gbench_json = dir + "/gbench.json";
+    if (op_like(dir))
+      c.warnings.push_back(fmt::format(
+          "-o {0} writes the results into the directory {0}/ (-o is --output-dir in comops; "
+          "a reduction operator is --reduce-op, an operation --op)",
+          dir));
   }
   if (!inject_throw.empty()) {
     const auto at = inject_throw.find('@');

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "harness/ops.hpp"
 
@@ -13,6 +14,27 @@ int max_np(const Config& c) {
   int n = c.size_np;
   for (int np : c.np_list) n = std::max(n, np);
   return n;
+}
+
+bool np_tables(const Config& c) { return c.np_bytes_given || c.np_list.size() > 1; }
+
+void check_output_dir(const Config& c) {
+  if (c.out.dir.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(c.out.dir, ec);
+  if (!fs::exists(status)) return;  // created when the outputs open
+  if (!fs::is_directory(status))
+    throw UsageError(fmt::format("--output-dir {} exists and is not a directory", c.out.dir));
+  if (c.force) return;
+  const fs::directory_iterator first(c.out.dir, ec);
+  if (ec)
+    throw UsageError(fmt::format("--output-dir {} cannot be read: {}", c.out.dir, ec.message()));
+  if (first != fs::directory_iterator())
+    throw UsageError(
+        fmt::format("--output-dir {} is not empty (--force writes into it, replacing comops' "
+                    "files there; or choose another directory)",
+                    c.out.dir));
 }
 
 void finalize_config(Config& c, int world_size, bool launched, bool process_backends, int cores) {

@@ -29,6 +29,7 @@ struct Config {
   bool np_given = false;              ///< --np was given (otherwise chosen from the machine)
   std::vector<std::size_t> sizes;     ///< bytes, for the bandwidth-versus-size tables
   std::size_t np_bytes = 800u << 10;  ///< size of the time-versus-nprocs tables (800K)
+  bool np_bytes_given = false;        ///< --np-bytes was given (np tables even at one np)
   int size_np = 0;                    ///< participants of the size tables (0: chosen)
   MeasureOptions measure;
   BindPolicy bind = BindPolicy::kCompact;
@@ -39,6 +40,8 @@ struct Config {
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
   OutputPaths out;
+  bool force = false;                 ///< --force: write into a non-empty --output-dir
+  std::vector<std::string> warnings;  ///< one line each, printed once by rank 0 before the run
   std::string command_line;
   std::size_t inject_point = 0;  ///< hidden: the sweep point where measure.inject_throw applies
 };
@@ -52,5 +55,13 @@ void finalize_config(Config& config, int world_size, bool launched, bool process
 
 /// The largest participant count any point needs.
 int max_np(const Config& config);
+
+/// Whether ops that take a size get time-versus-nprocs tables (at np_bytes): when more than one
+/// np is asked for (after finalize_config) or --np-bytes was given.
+bool np_tables(const Config& config);
+
+/// Refuses (UsageError) an --output-dir that exists and is not a directory, or holds any entry
+/// while --force is not given. Nothing to check without --output-dir.
+void check_output_dir(const Config& config);
 
 }  // namespace comops

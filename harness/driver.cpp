@@ -127,11 +127,26 @@ int run_in_world(World& world, Config& config,
                              ? place_processes(nodes, p.np, config.placement, p.pair)
                              : place_threads(nodes, p.np, p.pair));
 
+  // Rank 0 alone looks at --output-dir (other nodes may not see the same file system), before
+  // anything is measured; then the warnings, once, after every usage error.
+  std::string refused;
+  if (world.is_root()) {
+    try {
+      check_output_dir(config);
+    } catch (const UsageError& e) {
+      refused = e.what();
+    }
+  }
+  refused = world.broadcast(refused);
+  if (!refused.empty()) throw UsageError(refused);
+  if (world.is_root())
+    for (const auto& w : config.warnings) fmt::print(stderr, "comops: warning: {}\n", w);
+
   // Each node's lowest rank measures its node while the other ranks wait quietly; then the
   // network between the first two nodes; then rank 0 opens the outputs.
   const auto idle = world.is_root() ? cpu_idle_share(200) : std::nullopt;
   std::vector<std::size_t> memcpy_sizes = config.sizes;
-  memcpy_sizes.push_back(config.np_bytes);
+  if (np_tables(config)) memcpy_sizes.push_back(config.np_bytes);
   const std::vector<NodeFacts> facts =
       survey_nodes(world, nodes, pinning, memcpy_sizes, config.limits);
   MachineLimits limits = world.is_root() ? facts.at(0).limits : MachineLimits{};

@@ -49,7 +49,8 @@ std::vector<Point> build_sweep(const Config& c,
       };
       if (op_takes_size(op)) {
         for (std::size_t bytes : c.sizes) add(c.size_np, bytes, true, false);
-        for (int np : c.np_list) add(np, c.np_bytes, false, true);
+        if (np_tables(c))
+          for (int np : c.np_list) add(np, c.np_bytes, false, true);
       } else {
         std::vector<int> nps = c.np_list;
         if (std::find(nps.begin(), nps.end(), c.size_np) == nps.end()) nps.push_back(c.size_np);

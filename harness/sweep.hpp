@@ -23,8 +23,9 @@ struct Point {
   Pair pair = Pair::kNone;  ///< ping-pong: where participant 1 sits
 };
 
-/// Size points at config.size_np, then np points at config.np_bytes, per backend and op; a point
-/// in both tables appears once. Ping-pong points come once per pair of config.pairs (intra alone
+/// Size points at config.size_np, then np points at config.np_bytes (when np_tables(config); ops
+/// without a size always get their np points), per backend and op; a point in both tables
+/// appears once. Ping-pong points come once per pair of config.pairs (intra alone
 /// when empty). Ops a backend does not implement, and inter-node pairs of thread backends, are
 /// left out and named in `skipped` ("swcc-64: gather is not implemented").
 std::vector<Point> build_sweep(const Config& config,

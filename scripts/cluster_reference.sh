@@ -14,7 +14,7 @@ out=${1:-results/cluster-sim}
 delay=${DELAY_US:-25}
 mkdir -p "$out"
 common=(--backend=mpi,swcc --block-size=64,4096 --uncached --sizes=8,64,512,4K,32K,256K,1M
-        --np-bytes=256K -r 5 --progress=never)
+        --np-bytes=256K -r 5 --progress=never --force)  # --force: replace the reference run
 run() {  # OUT_SUBDIR SIM_CLUSTER_OPTIONS... -- COMOPS_OPTIONS...
   local sub=$1
   shift

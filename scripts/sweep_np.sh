@@ -116,6 +116,7 @@ cmd+=("$comops" "--backend=$backend" "--np=$np_list" "--sizes=$sizes")
 [[ -z $iters ]] || cmd+=(-n "$iters")
 [[ -z $reps ]] || cmd+=(-r "$reps")
 cmd+=(--output-dir "$out_dir")
+if ((force)); then cmd+=(--force); fi  # comops refuses a non-empty directory too
 cmd+=("${extra[@]+"${extra[@]}"}")
 
 echo "$prog: ${cmd[*]}"

@@ -120,6 +120,7 @@ class ShmFamily final : public BackendFamily {
                    "paper's) and/or direct (single copy, point-to-point flags)")
         ->delimiter(',')
         ->capture_default_str()
+        ->type_name("LIST")
         ->group("shm backend");
   }
 

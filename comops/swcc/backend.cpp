@@ -78,8 +78,11 @@ class SwccFamily final : public BackendFamily {
     app.add_option("--block-size", block_sizes_,
                    "swcc coherence block sizes in bytes (8,64,256,1024,4096)")
         ->delimiter(',')
-        ->default_str("64");
-    app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)");
+        ->default_str("64")
+        ->type_name("LIST")
+        ->group("swcc backend");
+    app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)")
+        ->group("swcc backend");
   }
   void validate() const override {
     for (const std::string& s : block_sizes_) {

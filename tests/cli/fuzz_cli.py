@@ -38,8 +38,11 @@ CHOICES = {
     "-n": ["1", "2", "0", "-1", "x"],
     "-w": ["0", "1", "-2"],
     "-r": ["1", "2", "0", "x"],
+    "-m": ["8:1K", "64", "1K:", ":16", ":", "8:x", "8:16:32", ""],  # OSU aliases
+    "-i": ["2", "0", "x"],
+    "-x": ["0", "1", "-1"],
 }
-FLAGS = ["--uncached", "--no-limits", "--frobnicate", "--version", "--help"]
+FLAGS = ["--uncached", "--no-limits", "--frobnicate", "--version", "--help", "--force"]
 
 
 def command(rng, work):
@@ -51,12 +54,12 @@ def command(rng, work):
         words += [f"{option}={value}"] if option.startswith("--") and rng.random() < 0.5 \
             else [option, value]
     # Keep valid runs short unless the draw chose its own counts.
-    for option, value in (("-n", "2"), ("-w", "1"), ("-r", "1")):
-        if option not in picked:
+    for option, alias, value in (("-n", "-i", "2"), ("-w", "-x", "1"), ("-r", None, "1")):
+        if option not in picked and alias not in picked:
             words += [option, value]
     if "--no-limits" not in words and rng.random() < 0.8:
         words.append("--no-limits")
-    if "--sizes" not in picked and "-b" not in picked and "-e" not in picked:
+    if not {"--sizes", "-b", "-e", "-m"} & set(picked):
         words += ["--sizes", "8,1K"]
     if rng.random() < 0.1:
         words.append(rng.choice(FLAGS))

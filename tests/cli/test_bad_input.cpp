@@ -16,7 +16,7 @@ TEST(BadInput, EmptyValuesAreUsageErrors) {
                              "--np-bytes", "--mpiexec", "--bind", "--scheme", "--block-size"})
     expect_usage_error(fmt::format("--backend=all --op=barrier {} ''", option),
                        fmt::format("{} needs a value, not an empty one", option));
-  expect_usage_error("--sizes=", "--sizes: 1 required TEXT missing");
+  expect_usage_error("--sizes=", "--sizes: 1 required LIST missing");
 }
 
 TEST(BadInput, NegativeValuesOfUnsignedOptionsAreUsageErrors) {

@@ -13,6 +13,8 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -24,10 +26,30 @@ namespace fs = std::filesystem;
 TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
   const Outcome o = comops("--help");
   EXPECT_EQ(o.code, 0);
-  for (const char* word :
-       {"--backend", "--op", "--np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor",
-        "--iters", "--warmup", "--repetitions", "--bind", "--placement", "--pair", "--csv",
-        "--json", "--gbench-json", "Exit codes", "latency = RTT/2"})
+  for (const char* word : {"--backend",
+                           "--op",
+                           "--np",
+                           "--sizes",
+                           "--min-bytes",
+                           "--max-bytes",
+                           "--step-factor",
+                           "--iters",
+                           "--warmup",
+                           "--repetitions",
+                           "--bind",
+                           "--placement",
+                           "--pair",
+                           "--csv",
+                           "--json",
+                           "--gbench-json",
+                           "--force",
+                           "-m [MIN:]MAX",
+                           "-i ITERS",
+                           "-x WARMUP",
+                           "OSU aliases:",
+                           "Exit codes",
+                           "latency = RTT/2",
+                           "The default run: every backend"})
     EXPECT_NE(o.out.find(word), std::string::npos) << word;
   EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);
   EXPECT_EQ(o.err, "");
@@ -252,6 +274,100 @@ TEST(Cli, OversubscribedRunFinishesAndIsFlagged) {
     EXPECT_EQ(row["wrong"], 0);
   }
   EXPECT_TRUE(std::regex_search(o.out, std::regex(" O[CW]*\n"))) << o.out;
+}
+
+// A directory with anything in it is refused before anything is measured; --force writes into
+// it, keeping what comops does not write.
+TEST(Cli, NonEmptyOutputDirIsRefusedWithoutForce) {
+  const fs::path dir = scratch() / "out";
+  fs::create_directories(dir / "empty-subdir");
+  const std::string args =
+      fmt::format("{} --op=pingpong --sizes=8 -o {}", kQuick, dir.string());  // mpi: launched
+  const std::string shm = fmt::format(
+      "--backend=shm --np=2 -n 5 -w 1 -r 2 --no-limits "
+      "--op=pingpong --sizes=8 -o {}",
+      dir.string());  // not launched
+  for (const std::string& command : {args, shm}) {
+    const Outcome o = comops(command);
+    EXPECT_EQ(o.code, 2) << o.err;
+    EXPECT_EQ(o.err, fmt::format("comops: error: --output-dir {} is not empty (--force writes "
+                                 "into it, replacing comops' files there; or choose another "
+                                 "directory)\n",
+                                 dir.string()));
+    EXPECT_EQ(o.out, "");  // no table, nothing measured
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
+    EXPECT_EQ(names, std::vector<std::string>{"empty-subdir"});
+  }
+  std::ofstream(dir / "notes.txt") << "mine\n";
+  const Outcome f = comops(args + " --force");
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_EQ(slurp(dir / "notes.txt"), "mine\n");
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "results.json"))["results"].size(), 1u);
+  EXPECT_EQ(slurp(dir / "table.txt"), f.out);
+  // Once written, a second run without --force is refused and leaves the rows alone.
+  const std::string rows = slurp(dir / "results.csv");
+  const Outcome again = comops(args);
+  EXPECT_EQ(again.code, 2);
+  EXPECT_NE(again.err.find("is not empty"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(dir / "results.csv"), rows);
+}
+
+TEST(Cli, OutputDirNamedLikeAReductionIsWarnedAbout) {
+  const fs::path dir = scratch();
+  const Outcome o =
+      comops(fmt::format("{} --op=barrier -o sum", kQuick), fmt::format("cd {} &&", dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.err,
+            "comops: warning: -o sum writes the results into the directory sum/ (-o is "
+            "--output-dir in comops; a reduction operator is --reduce-op, an operation --op)\n");
+  EXPECT_TRUE(fs::is_regular_file(dir / "sum" / "results.json"));
+}
+
+// The time-versus-nprocs tables come when more than one np is asked for, or --np-bytes is named:
+// a single np with --sizes measures those sizes only.
+TEST(Cli, NpTableOnlyWhenAskedFor) {
+  const fs::path dir = scratch();
+  auto bytes_of = [&](const std::string& extra) {
+    const Outcome o = comops(fmt::format(
+        "{} --op=pingpong,barrier --sizes=8,1K {} --json {}/r.json", kQuick, extra, dir.string()));
+    EXPECT_EQ(o.code, 0) << o.err;
+    std::vector<std::string> rows;
+    const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+    for (const auto& row : doc["results"])
+      rows.push_back(fmt::format("{} {} {}", row["op"].get<std::string>(),
+                                 row["bytes"].get<std::size_t>(), row["tables"].dump()));
+    return std::make_pair(rows, o.out);
+  };
+  const auto [plain, plain_out] = bytes_of("");
+  EXPECT_EQ(plain, (std::vector<std::string>{R"(pingpong 8 ["size"])", R"(pingpong 1024 ["size"])",
+                                             R"(barrier 0 ["np"])"}));
+  EXPECT_EQ(plain_out.find("== pingpong: time versus nprocs"), std::string::npos) << plain_out;
+  EXPECT_NE(plain_out.find("== barrier: time versus nprocs =="), std::string::npos) << plain_out;
+  const auto [named, named_out] = bytes_of("--np-bytes=64");
+  EXPECT_EQ(named, (std::vector<std::string>{R"(pingpong 8 ["size"])", R"(pingpong 1024 ["size"])",
+                                             R"(pingpong 64 ["np"])", R"(barrier 0 ["np"])"}));
+  EXPECT_NE(named_out.find("== pingpong: time versus nprocs at 64 bytes (64) =="),
+            std::string::npos)
+      << named_out;
+}
+
+TEST(Cli, OsuAliasesRunTheSweepTheyName) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format(
+      "--backend=shm --op=pingpong --np=2 -m 16:128 -i 4 -x 1 -r 1 --no-limits --json {}/r.json",
+      dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::vector<std::size_t> sizes;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["iterations"], 4);
+    EXPECT_EQ(row["warmup"], 1);
+    sizes.push_back(row["bytes"]);
+  }
+  // Two schemes, each 16, 32, 64, 128.
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{16, 32, 64, 128, 16, 32, 64, 128}));
+  expect_usage_error("-m 8:1K --sizes=8", "--sizes excludes -m");
 }
 
 TEST(Cli, BadInputIsOneLineAndExitTwo) {

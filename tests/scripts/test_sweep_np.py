@@ -112,3 +112,5 @@ class SweepNpTest(helpers.TempDirTest):
         self.assertOneLineError(proc, f"{out} exists and is not empty")
         proc = self.sweep("3", "-o", out, "--force")
         self.assertEqual(proc.returncode, 0, proc.stderr)
+        # comops refuses a non-empty directory too: --force goes on to it.
+        self.assertEqual(self.recorded()[-3:], ["--output-dir", out, "--force"])

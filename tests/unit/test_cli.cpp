@@ -1,14 +1,19 @@
 // Unit tests of the command line (harness/cli.hpp) and of finalize_config (harness/config.hpp):
 // defaults, option translation, and the exact one-line messages for bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "comops/op.hpp"
 #include "harness/cli.hpp"
 #include "harness/config.hpp"
+#include "harness/help_formatter.hpp"
 #include "harness/ops.hpp"
 #include "harness/pinning.hpp"
 
@@ -220,6 +225,206 @@ TEST(Cli, HelpAndVersionExitEarly) {
   } catch (const EarlyExit& e) {
     EXPECT_EQ(e.text, "comops 0.1.0\n");
   }
+}
+
+TEST(Cli, OsuAliases) {
+  EXPECT_EQ(parse({"-m", "1K:8K"}).sizes, (std::vector<std::size_t>{1024, 2048, 4096, 8192}));
+  EXPECT_EQ(parse({"-m", "64"}).sizes, (std::vector<std::size_t>{8, 16, 32, 64}));  // MIN: 8
+  EXPECT_EQ(parse({"-m", "4M:"}).sizes, (std::vector<std::size_t>{4u << 20, 8u << 20}));
+  EXPECT_EQ(parse({"-m", ":16"}).sizes, (std::vector<std::size_t>{8, 16}));
+  EXPECT_EQ(parse({"-m", "1K:16K", "-f", "4"}).sizes,
+            (std::vector<std::size_t>{1024, 4096, 16384}));
+  const Config c = parse({"-i", "100", "-x", "3"});
+  EXPECT_EQ(c.measure.iterations, 100);
+  EXPECT_EQ(c.measure.warmup, 3);
+  EXPECT_EQ(parse({"-x", "0"}).measure.warmup, 0);
+}
+
+TEST(CliErrors, OsuAliases) {
+  expect_usage_error({"-m", "8:1K", "--sizes=8"}, "--sizes excludes -m");
+  expect_usage_error({"--sizes=8", "-m", "1K"}, "excludes");
+  expect_usage_error({"-m", "1K", "-b", "8"}, "--min-bytes excludes -m");
+  expect_usage_error({"-m", "1K", "--max-bytes=2K"}, "--max-bytes excludes -m");
+  expect_usage_error({"-m", ":"}, "invalid -m ':' (expected [MIN:]MAX, e.g. 8:1M)");
+  expect_usage_error({"-m", "8:16:32"}, "invalid -m '8:16:32' (expected [MIN:]MAX, e.g. 8:1M)");
+  expect_usage_error({"-m", "8:abc"}, "invalid size 'abc'");
+  expect_usage_error({"-m", "12"}, "size 12 is not a multiple of 8 bytes");
+  expect_usage_error({"-m", "1K:8"}, "--min-bytes 1K is larger than --max-bytes 8");
+  expect_usage_error({"-m", ""}, "-m needs a value, not an empty one");
+  expect_usage_error({"-i", "5", "-n", "6"}, "--iters excludes -i");
+  expect_usage_error({"-x", "1", "--warmup=2"}, "--warmup excludes -x");
+  expect_usage_error({"-i", "0"}, "-i must be at least 1");
+  expect_usage_error({"-x", "-1"}, "-x must be at least 0");
+  expect_usage_error({"-i", "many"}, "many");
+}
+
+TEST(Cli, OutputDirNamedLikeAnOpIsWarnedAbout) {
+  const std::string sum =
+      "-o sum writes the results into the directory sum/ (-o is --output-dir in comops; a "
+      "reduction operator is --reduce-op, an operation --op)";
+  EXPECT_EQ(parse({"-o", "sum"}).warnings, std::vector<std::string>{sum});
+  for (const char* word : {"prod", "min", "max", "avg", "all", "reduce", "pingpong", "broadcast",
+                           "reduce-max", "barrier"}) {
+    const auto warnings = parse({"-o", word}).warnings;
+    ASSERT_EQ(warnings.size(), 1u) << word;
+    EXPECT_EQ(warnings[0].rfind(
+                  fmt::format("-o {0} writes the results into the directory {0}/", word), 0),
+              0u)
+        << warnings[0];
+  }
+  EXPECT_EQ(parse({"--output-dir=max"}).warnings.size(), 1u);
+  EXPECT_EQ(parse({"-o", "sum"}).out.dir, "sum");  // warned, not refused
+  for (const char* dir : {"results", "./sum", "sum/", "out/max", "Summary"})
+    EXPECT_TRUE(parse({"-o", dir}).warnings.empty()) << dir;
+  EXPECT_TRUE(parse({}).warnings.empty());
+}
+
+TEST(Cli, ForceAndNpBytesGiven) {
+  EXPECT_FALSE(parse({"-o", "d"}).force);
+  EXPECT_TRUE(parse({"-o", "d", "--force"}).force);
+  expect_usage_error({"--force"}, "--force requires --output-dir");
+  EXPECT_FALSE(parse({}).np_bytes_given);
+  EXPECT_FALSE(parse({"--np=2,4"}).np_bytes_given);
+  EXPECT_TRUE(parse({"--np-bytes=800K"}).np_bytes_given);
+}
+
+// --help ------------------------------------------------------------------------------------
+
+std::string help_text() {
+  try {
+    parse({"--help"});
+  } catch (const EarlyExit& e) {
+    return e.text;
+  }
+  ADD_FAILURE() << "--help did not throw EarlyExit";
+  return {};
+}
+
+// The options listed under "GROUP:" in --help, by their first name, up to the next group.
+std::vector<std::string> help_group(const std::string& help, const std::string& group) {
+  std::vector<std::string> names;
+  const auto at = help.find("\n" + group + ":\n");
+  if (at == std::string::npos) return names;
+  std::istringstream lines(help.substr(at + group.size() + 3));
+  std::string line;
+  while (std::getline(lines, line) && !line.empty()) {
+    if (line.rfind("  -", 0) != 0) continue;  // a description's continuation
+    const auto end = line.find_first_of(" ,", 2);
+    names.push_back(line.substr(2, end - 2));
+  }
+  return names;
+}
+
+TEST(CliHelp, EveryLineFitsIn100Columns) {
+  const std::string help = help_text();
+  std::istringstream lines(help);
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    ++count;
+    EXPECT_LE(line.size(), 100u) << line;
+  }
+  EXPECT_GT(count, 60);
+  EXPECT_EQ(help.find("Excludes"), std::string::npos);
+  EXPECT_EQ(help.find("Needs"), std::string::npos);
+}
+
+TEST(CliHelp, OptionsAreGroupedPerBackend) {
+  const std::string help = help_text();
+  EXPECT_EQ(help_group(help, "General"),
+            (std::vector<std::string>{"-h", "--version", "--backend", "--op", "--reduce-op"}));
+  EXPECT_EQ(
+      help_group(help, "Sizes and participants"),
+      (std::vector<std::string>{"--np", "--size-np", "--sizes", "-b", "-e", "-f", "--np-bytes"}));
+  EXPECT_EQ(help_group(help, "Measurement"),
+            (std::vector<std::string>{"-n", "-w", "-r", "--seed", "--no-limits"}));
+  EXPECT_EQ(help_group(help, "Placement"),
+            (std::vector<std::string>{"--bind", "--placement", "--pair", "--mpiexec"}));
+  EXPECT_EQ(help_group(help, "Output"),
+            (std::vector<std::string>{"--progress", "-o", "--csv", "--json", "--gbench-json",
+                                      "--force"}));
+  EXPECT_EQ(help_group(help, "shm backend"), (std::vector<std::string>{"--scheme"}));
+  EXPECT_EQ(help_group(help, "swcc backend"),
+            (std::vector<std::string>{"--block-size", "--uncached"}));
+  EXPECT_EQ(help_group(help, "OSU aliases"), (std::vector<std::string>{"-m", "-i", "-x"}));
+  EXPECT_EQ(help.find("\nOptions:\n"), std::string::npos) << "an option without a group";
+  // The groups in this order, and nothing else.
+  std::vector<std::string> groups;
+  std::istringstream lines(help);
+  std::string line, previous = "x";
+  for (; std::getline(lines, line); previous = line)  // a title: after an empty line, ends in ':'
+    if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
+      groups.push_back(line.substr(0, line.size() - 1));
+  EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
+                                              "Placement", "Output", "shm backend", "swcc backend",
+                                              "OSU aliases"}));
+}
+
+TEST(CliHelp, DefaultsAndTheDefaultRun) {
+  const std::string help = help_text();
+  // A default ends its description, wrapped with it, instead of CLI11's "TEXT=8" column.
+  EXPECT_NE(
+      help.find("  -b,--min-bytes SIZE       Smallest message size of the sweep (default: 8)\n"),
+      std::string::npos)
+      << help;
+  EXPECT_NE(help.find("  -r,--repetitions N        Timed repetitions per point (default: 5)\n"),
+            std::string::npos)
+      << help;
+  EXPECT_NE(help.find("The default run: every backend"), std::string::npos);
+  EXPECT_NE(help.find("time-versus-nprocs table at 800K (--np-bytes)"), std::string::npos);
+}
+
+TEST(HelpFormatter, WrapLines) {
+  EXPECT_EQ(wrap_lines("one two three four", 9),
+            (std::vector<std::string>{"one two", "three", "four"}));
+  EXPECT_EQ(wrap_lines("a\n  bb cc dd\n\nlonglongword x", 8),
+            (std::vector<std::string>{"a", "  bb cc", "  dd", "", "longlongword", "x"}));
+  EXPECT_TRUE(wrap_lines("", 10).empty());
+}
+
+// check_output_dir --------------------------------------------------------------------------
+
+TEST(CheckOutputDir, RefusesANonEmptyDirectoryWithoutForce) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "comops_check_output_dir";
+  fs::remove_all(root);
+  fs::create_directories(root / "empty");
+  fs::create_directories(root / "hidden");
+  std::ofstream(root / "hidden" / ".keep").put('x');
+  fs::create_directories(root / "subdir" / "inner");
+  std::ofstream(root / "file").put('x');
+
+  Config c;
+  EXPECT_NO_THROW(check_output_dir(c));  // no --output-dir
+  c.out.dir = (root / "missing").string();
+  EXPECT_NO_THROW(check_output_dir(c));
+  c.out.dir = (root / "empty").string();
+  EXPECT_NO_THROW(check_output_dir(c));
+  for (const char* name : {"hidden", "subdir"}) {
+    c.out.dir = (root / name).string();
+    try {
+      check_output_dir(c);
+      ADD_FAILURE() << name << " was not refused";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--output-dir " + c.out.dir +
+                    " is not empty (--force writes into it, replacing comops' files there; or "
+                    "choose another directory)");
+    }
+    c.force = true;
+    EXPECT_NO_THROW(check_output_dir(c)) << name;
+    c.force = false;
+  }
+  c.out.dir = (root / "file").string();
+  c.force = true;  // --force writes into a directory, it does not replace a file
+  try {
+    check_output_dir(c);
+    ADD_FAILURE() << "a regular file was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--output-dir " + c.out.dir + " exists and is not a directory");
+  }
+  fs::remove_all(root);
 }
 
 // finalize_config ---------------------------------------------------------------------------

@@ -121,6 +121,7 @@ TEST(BuildSweep, PingpongOncePerPairAndThreadsOnlyIntra) {
   c.sizes = {8};
   c.np_list = {2};
   c.np_bytes = 8;
+  c.np_bytes_given = true;
   c.ops = {kPP};
   std::vector<std::unique_ptr<Backend>> backends;
   backends.push_back(
@@ -137,6 +138,36 @@ TEST(BuildSweep, PingpongOncePerPairAndThreadsOnlyIntra) {
   EXPECT_EQ(skipped,
             (std::vector<std::string>{
                 "threads: pingpong between nodes is not possible (threads share one node)"}));
+}
+
+TEST(BuildSweep, OneNpMakesNoNpTableForSizedOpsUnlessNpBytesIsGiven) {
+  Config c = sweep_config();
+  c.np_list = {2};
+  c.np_bytes = 4096;  // not among the sizes: --sizes=8,1K must not also measure 4K
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(std::make_unique<FakeBackend>("fake", std::set<OpKind>{}));
+  EXPECT_FALSE(np_tables(c));
+  const std::vector<Point> without = {
+      {0, kPP, 2, 8, true, false, kIntra},
+      {0, kPP, 2, 1024, true, false, kIntra},
+      {0, kBar, 2, 0, false, true},  // the barrier has no other table
+  };
+  EXPECT_EQ(describe(build_sweep(c, backends, nullptr)), describe(without));
+
+  c.np_bytes_given = true;  // --np-bytes named: its table, even at one np
+  EXPECT_TRUE(np_tables(c));
+  const std::vector<Point> with = {
+      {0, kPP, 2, 8, true, false, kIntra},
+      {0, kPP, 2, 1024, true, false, kIntra},
+      {0, kPP, 2, 4096, false, true, kIntra},
+      {0, kBar, 2, 0, false, true},
+  };
+  EXPECT_EQ(describe(build_sweep(c, backends, nullptr)), describe(with));
+
+  c.np_bytes_given = false;  // two counts: the table they ask for
+  c.np_list = {2, 4};
+  EXPECT_TRUE(np_tables(c));
+  EXPECT_EQ(build_sweep(c, backends, nullptr).size(), 6u);  // 4096 at np 2 and 4
 }
 
 TEST(BuildSweep, NoBackendsNoPoints) {

@@ -277,7 +277,10 @@ Config parse_command_line(int argc, char** argv,
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
       "Skip measuring the machine limits (cache-line round trip, memcpy)");
-  app.add_option("--progress", c.progress, "Progress on stderr: auto (a terminal), always, never")
+  app.add_option("--progress", c.progress,
+                 "Progress on stderr with elapsed time and an estimate of what remains: auto (a "
+                 "rewritten line on a terminal), always (the line on a terminal, else lines), "
+                 "lines (one line per point), never")
       ->capture_default_str();
   app.add_option("--mpiexec", c.mpiexec,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
@@ -400,9 +403,10 @@ Config parse_command_line(int argc, char** argv,
   if (app.count("--pair") &&
       std::find(c.ops.begin(), c.ops.end(), OpKind::kPingpong) == c.ops.end())
     throw UsageError("--pair applies to pingpong, which --op does not select");
-  if (c.progress != "auto" && c.progress != "always" && c.progress != "never")
+  if (c.progress != "auto" && c.progress != "always" && c.progress != "lines" &&
+      c.progress != "never")
     throw UsageError(
-        fmt::format("unknown --progress '{}' (expected auto, always or never)", c.progress));
+        fmt::format("unknown --progress '{}' (expected auto, always, lines or never)", c.progress));
   if (!out_dir.empty()) {
     const std::string& dir = out_dir;
     c.out.dir = dir;

@@ -37,7 +37,7 @@ struct Config {
   std::string pair = "auto";                             ///< --pair as given
   std::vector<Pair> pairs;        ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
   bool limits = true;             ///< measure the machine limits
-  std::string progress = "auto";  ///< auto (stderr is a terminal), always, never
+  std::string progress = "auto";  ///< auto (stderr is a terminal), always, lines, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
   OutputPaths out;
   bool force = false;                 ///< --force: write into a non-empty --output-dir

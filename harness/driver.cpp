@@ -48,18 +48,24 @@ void check_memory(const std::vector<Point>& points) {
   }
 }
 
+// Rows go to stdout as they finish (the live reporter) and again, summarized and in tables, at the
+// end (the table reporter, also into table.txt).
 std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const MachineLimits& limits,
                                                       const NodeMap& nodes,
-                                                      const nlohmann::json& context) {
+                                                      const nlohmann::json& context,
+                                                      std::optional<double> idle_share) {
   if (!c.out.dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(c.out.dir, ec);
     if (ec) throw RuntimeError(fmt::format("cannot create {}: {}", c.out.dir, ec.message()));
   }
   std::vector<std::unique_ptr<Reporter>> reps;
-  reps.push_back(make_table_reporter(c.out.table, c, limits, nodes));
+  const bool several_nodes = nodes.nodes() > 1;
+  reps.push_back(make_live_reporter(several_nodes));
+  reps.push_back(make_table_reporter(c.out.table, c, limits, nodes, idle_share));
   if (!c.out.csv.empty()) reps.push_back(make_csv_reporter(c.out.csv));
-  if (!c.out.json.empty()) reps.push_back(make_json_reporter(c.out.json, context));
+  if (!c.out.json.empty())
+    reps.push_back(make_json_reporter(c.out.json, context, SummaryLayout{c.ops, several_nodes}));
   if (!c.out.gbench_json.empty()) reps.push_back(make_gbench_reporter(c.out.gbench_json, context));
   return reps;
 }
@@ -159,7 +165,7 @@ int run_in_world(World& world, Config& config,
       for (const auto& s : skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
       const auto context =
           run_context(config, world.size(), pinning, limits, idle, psi, backends, nodes, facts);
-      reporters = open_reporters(config, limits, nodes, context);
+      reporters = open_reporters(config, limits, nodes, context, idle);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -168,7 +174,15 @@ int run_in_world(World& world, Config& config,
   failure = world.broadcast(failure);
   if (!failure.empty()) throw RuntimeError(failure);
 
-  Progress progress(config.progress, points.size());
+  // Rank 0 alone shows progress; the estimate of what remains weighs each point by its cost.
+  std::vector<double> costs;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const MeasureOptions o = options_for(config, points[i], placements[i].oversubscribed);
+    costs.push_back(expected_cost_us(
+        points[i].bytes, o.iterations > 0 ? o.iterations : iterations_for(points[i].bytes),
+        o.repetitions));
+  }
+  Progress progress(world.is_root() ? config.progress : "never", costs, points.size());
   // A failure on any rank (measuring on every rank, writing on rank 0) ends the run on every
   // rank; the outputs still get what was measured before.
   auto stop_if_any_failed = [&](const std::string& error, const std::string& elsewhere) {
@@ -209,6 +223,7 @@ int run_in_world(World& world, Config& config,
       std::optional<double> stall;
       if (stall0 && stall1) stall = static_cast<double>(*stall1 - *stall0);
       const Row row = make_row(result, limits, over, stall, wall_us, p.size_table, p.np_table);
+      progress.clear();  // the row goes to stdout, maybe the same terminal
       error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
       wrong += result.wrong;
     }

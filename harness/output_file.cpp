@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -63,6 +64,14 @@ void write_in_place(const std::string& path, const std::string& text) {
 }
 
 }  // namespace
+
+void write_stdout(const std::string& text) {
+  errno = 0;
+  const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  if (std::fflush(stdout) != 0 || !written || std::ferror(stdout))
+    throw RuntimeError(
+        fmt::format("cannot write to stdout: {}", std::strerror(errno != 0 ? errno : EIO)));
+}
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   if (target_of(path) == Target::kOther)

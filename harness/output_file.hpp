@@ -13,6 +13,10 @@ namespace comops {
 /// link stays). Throws RuntimeError "cannot write PATH: REASON".
 void write_file_atomically(const std::string& path, const std::string& text);
 
+/// Writes text to stdout and flushes it. Throws RuntimeError "cannot write to stdout: REASON"
+/// (a full disk, a closed pipe), so a lost line is a run-time failure like a lost file.
+void write_stdout(const std::string& text);
+
 /// A whole document kept up to date on disk. At a regular (or new) path every update() replaces
 /// the file atomically, so the file always holds the latest complete document. At a path that is
 /// not a regular file (a character device, a FIFO) the document is written once, by finish(),

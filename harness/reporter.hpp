@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "harness/nodes.hpp"
 #include "harness/output_file.hpp"
 #include "harness/row.hpp"
+#include "harness/summary.hpp"
 
 namespace comops {
 
@@ -26,14 +28,25 @@ class Reporter {
 
 /// CSV rows, appended and flushed one by one.
 std::unique_ptr<Reporter> make_csv_reporter(const std::string& path);
-/// The JSON document of harness/results_format.md, rewritten after every row.
-std::unique_ptr<Reporter> make_json_reporter(const std::string& path, nlohmann::json context);
+/// The JSON document of harness/results_format.md, rewritten after every row; its "summary"
+/// view (harness/summary.hpp) is laid out as `layout` says.
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path, nlohmann::json context,
+                                             const SummaryLayout& layout = {});
 /// Google Benchmark JSON (one entry per repetition plus mean/median/stddev), rewritten per row.
 std::unique_ptr<Reporter> make_gbench_reporter(const std::string& path,
                                                const nlohmann::json& context);
-/// The readable tables, printed to stdout (and written to path if not empty) at the end; on
-/// several nodes they say which host each node is.
+/// The final report, printed to stdout (and written to path if not empty) at the end: the busy
+/// note (idle_share: the CPU idle share before the run), the who-wins summary, then the readable
+/// tables; on several nodes they say which host each node is.
 std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
-                                              const MachineLimits& limits, const NodeMap& nodes);
+                                              const MachineLimits& limits, const NodeMap& nodes,
+                                              std::optional<double> idle_share = std::nullopt);
+/// Rows as they finish: live_line() of each row on stdout, flushed at once, after live_header()
+/// whenever the op changes; a blank line at the end.
+std::unique_ptr<Reporter> make_live_reporter(bool several_nodes);
+/// The header line of the rows printed as they finish, for `op`'s rows.
+std::string live_header(OpKind op);
+/// One row as it is printed when its point finishes.
+std::string live_line(const Row& row, bool several_nodes);
 
 }  // namespace comops

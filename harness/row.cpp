@@ -81,4 +81,18 @@ std::string point_name(const PointResult& p) {
                      p.args.bytes, p.pair == Pair::kInter ? "/pair:inter" : "");
 }
 
+std::string flags_of(const Row& r) {
+  std::string f;
+  if (r.oversubscribed) f += 'O';
+  if (r.contended) f += 'C';
+  if (r.point.wrong > 0) f += 'W';
+  return f;
+}
+
+std::string row_label(const Row& r, bool several_nodes) {
+  const auto& p = r.point;
+  if (several_nodes && p.pair != Pair::kNone) return p.backend + " " + pair_name(p.pair);
+  return p.backend;
+}
+
 }  // namespace comops

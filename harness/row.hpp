@@ -33,4 +33,11 @@ nlohmann::json to_json(const Row& row);
 /// "mpi/pingpong/np:2/bytes:8": the point's name in gbench JSON and progress lines.
 std::string point_name(const PointResult& point);
 
+/// The row's flags as the tables print them: O oversubscribed, C contended, W wrong results.
+std::string flags_of(const Row& row);
+
+/// The row's backend column label: the backend, plus "intra" / "inter" for a ping-pong pair
+/// when the run spans several nodes.
+std::string row_label(const Row& row, bool several_nodes);
+
 }  // namespace comops

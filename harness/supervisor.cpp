@@ -224,8 +224,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   std::string line = judge_job(status, seen, table, g_forwarded, &code);
   if (code == 0 && out_error != 0) {
     code = 3;
-    line = fmt::format("comops: error: cannot write the tables to stdout: {}",
-                       std::strerror(out_error));
+    line = fmt::format("comops: error: cannot write to stdout: {}", std::strerror(out_error));
   }
   if (!line.empty()) fmt::print(stderr, "{}\n", line);
   return code;

@@ -1,52 +1,50 @@
-// Readable tables: bandwidth versus size and time versus nprocs per op, backends side by side,
-// the machine limits beside them.
+// The final report: the busy note, the who-wins summary, then the readable tables (bandwidth
+// versus size and time versus nprocs per op, backends side by side, fixed decimals per column,
+// the machine limits below each table's rows).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <map>
 
+#include "harness/busy_note.hpp"
 #include "harness/ops.hpp"
 #include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
 #include "harness/stats.hpp"
+#include "harness/summary.hpp"
+#include "harness/text_table.hpp"
 
 namespace comops {
 namespace {
 
-std::string flags_of(const Row& r) {
-  std::string f;
-  if (r.oversubscribed) f += 'O';
-  if (r.contended) f += 'C';
-  if (r.point.wrong > 0) f += 'W';
-  return f;
-}
-
-std::string opt_num(const std::optional<double>& v, const char* spec = "{:10.4g}") {
-  return v ? fmt::format(fmt::runtime(spec), *v) : fmt::format("{:>10}", "-");
-}
-
 class TableReporter final : public Reporter {
  public:
-  TableReporter(std::string path, const Config& config, const MachineLimits& limits, NodeMap nodes)
-      : path_(std::move(path)), config_(config), limits_(limits), nodes_(std::move(nodes)) {}
+  TableReporter(std::string path, const Config& config, const MachineLimits& limits, NodeMap nodes,
+                std::optional<double> idle_share)
+      : path_(std::move(path)),
+        config_(config),
+        limits_(limits),
+        nodes_(std::move(nodes)),
+        idle_share_(idle_share) {}
 
   void add(const Row& r) override { rows_.push_back(r); }
 
+  // The file first, so that a stdout that cannot be written loses nothing measured.
   void finish() override {
     const std::string text = render();
-    const bool printed = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
-    if (std::fflush(stdout) != 0 || !printed)
-      throw RuntimeError(
-          fmt::format("cannot write the tables to stdout: {}", std::strerror(errno)));
+    std::string failure;
     if (!path_.empty()) {
-      DocumentFile file(path_);
-      file.update(text);
-      file.finish();
+      try {
+        DocumentFile file(path_);
+        file.update(text);
+        file.finish();
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
     }
+    write_stdout(text);
+    if (!failure.empty()) throw RuntimeError(failure);
   }
 
  private:
@@ -59,7 +57,9 @@ class TableReporter final : public Reporter {
     if (s.empty()) return "no points were measured\n";
     s += "flags: O = oversubscribed (more participants than cores on a node), C = contended (CPU "
          "stall > 5 % of the point's time), W = wrong results\n";
-    return nodes_line() + s;
+    const SummaryLayout layout{config_.ops, nodes_.nodes() > 1};
+    return nodes_line() + busy_note(rows_, idle_share_) + render_summary(summarize(rows_, layout)) +
+           s;
   }
 
   // On several nodes: which ranks run where, and whose limits the tables show.
@@ -80,6 +80,10 @@ class TableReporter final : public Reporter {
                    nodes_.host[0], placement_name(config_.placement));
   }
 
+  // The machine limits ---------------------------------------------------------------------
+  // Everything about the limits is rendered here: the header line and the block of limit rows
+  // that follows each table's data rows.
+
   std::string network_line() const {
     if (!limits_.network) return "";
     const auto& n = *limits_.network;
@@ -87,12 +91,6 @@ class TableReporter final : public Reporter {
         "network limit [network]: plain MPI between rank {} ({}) and rank {} ({}): 8 B round "
         "trip {:.3f} us, {} one-way bw {:.3f} GB/s\n",
         n.rank_a, n.host_a, n.rank_b, n.host_b, n.rtt_us, format_size(n.bw_bytes), n.bw_GBps);
-  }
-
-  std::string label(const Row& r) const {
-    const auto& p = r.point;
-    if (nodes_.nodes() > 1 && p.pair != Pair::kNone) return p.backend + " " + pair_name(p.pair);
-    return p.backend;
   }
 
   std::string limits_line() const {
@@ -106,38 +104,103 @@ class TableReporter final : public Reporter {
     return s + network_line();
   }
 
-  std::string header(OpKind op, const char* first) const {
-    std::string h = fmt::format("{:>8}  {:<16}{:>5}{:>10}{:>10}{:>10}  {:<21}{:>10}", first,
-                                "backend", "nodes", op == OpKind::kPingpong ? "RTT_us" : "time_us",
-                                "min_us", "avg_us", "reps [min .. max] us", "bw_GBps");
-    if (op == OpKind::kPingpong) h += fmt::format("{:>11}{:>10}", "latency_us", "rate_GBps");
-    return h + "  flags\n";
+  // The limit rows of a table whose points have these sizes: [memcpy] per size, and for
+  // ping-pong [cache-line] up to 64 B and [network] (several nodes); "" when there are none.
+  std::string limit_rows(OpKind op, const std::vector<std::size_t>& sizes) const {
+    struct Limit {
+      std::size_t bytes;
+      const char* name;
+      int nodes;
+      double time_us;
+      std::optional<double> bw_GBps;
+    };
+    std::vector<Limit> rows;
+    for (std::size_t bytes : sizes) {
+      if (auto it = limits_.memcpy_GBps.find(bytes); it != limits_.memcpy_GBps.end())
+        rows.push_back(
+            {bytes, "[memcpy]", 1, static_cast<double>(bytes) / (it->second * 1e3), it->second});
+      if (op != OpKind::kPingpong) continue;
+      if (bytes <= 64 && limits_.cacheline_rtt_us)
+        rows.push_back({bytes, "[cache-line]", 1, *limits_.cacheline_rtt_us, std::nullopt});
+      if (const auto& net = limits_.network; net && bytes == 8)
+        rows.push_back({bytes, "[network]", 2, net->rtt_us, std::nullopt});
+      if (const auto& net = limits_.network; net && bytes == net->bw_bytes)
+        rows.push_back({bytes, "[network]", 2,
+                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), net->bw_GBps});
+    }
+    if (rows.empty()) return "";
+    std::vector<std::optional<double>> times, bws;
+    std::vector<double> time_values, bw_values;
+    for (const auto& l : rows) {
+      times.push_back(l.time_us);
+      time_values.push_back(l.time_us);
+      bws.push_back(l.bw_GBps);
+      if (l.bw_GBps) bw_values.push_back(*l.bw_GBps);
+    }
+    const auto time_cells = number_cells(times, decimals_for(time_values));
+    const auto bw_cells = number_cells(bws, decimals_for(bw_values));
+    TextTable t;
+    t.column("bytes").column("limit", TextTable::Align::kLeft).column("nodes");
+    t.column(op == OpKind::kPingpong ? "RTT_us" : "time_us").column("bw_GBps");
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      t.row({format_size(rows[i].bytes), rows[i].name, std::to_string(rows[i].nodes), time_cells[i],
+             bw_cells[i]});
+    return "limits at these sizes:\n" + t.render("  ");
   }
 
-  std::string line(const std::string& key, const Row& r) const {
-    const auto& p = r.point;
-    std::string s =
-        fmt::format("{:>8}  {:<16}{:>5}{:10.4g}{:10.4g}{:10.4g}  [{:8.4g} .. {:8.4g}]{}", key,
-                    label(r), p.nodes, p.time_max_us, p.time_min_us, p.time_avg_us,
-                    min_of(p.rep_max_us), max_of(p.rep_max_us), opt_num(r.bw_GBps));
-    if (p.args.op == OpKind::kPingpong)
-      s += fmt::format(" {}{}", opt_num(r.latency_us), opt_num(r.rate_GBps));
-    return s + "  " + flags_of(r) + "\n";
-  }
+  // The measured rows -----------------------------------------------------------------------
 
-  std::string memcpy_line(const std::string& key, std::size_t bytes) const {
-    auto it = limits_.memcpy_GBps.find(bytes);
-    if (it == limits_.memcpy_GBps.end()) return "";
-    return limit_line(key, "[memcpy]", 1, static_cast<double>(bytes) / (it->second * 1e3),
-                      it->second);
-  }
-
-  // A machine-limit row: its time in the headline column and, for a bandwidth limit, its bw.
-  static std::string limit_line(const std::string& key, const char* name, int nodes, double time_us,
-                                std::optional<double> bw_GBps = std::nullopt) {
-    std::string s = fmt::format("{:>8}  {:<16}{:>5}{:10.4g}", key, name, nodes, time_us);
-    if (bw_GBps) s += fmt::format("{:>10}{:>10}  {:<21}{:10.4g}", "", "", "", *bw_GBps);
-    return s + "\n";
+  // The data rows of one table, keys beside them, with fixed decimals per kind of column.
+  std::string data_rows(OpKind op, const char* key_name,
+                        const std::vector<std::pair<std::string, const Row*>>& rows) const {
+    const bool pingpong = op == OpKind::kPingpong;
+    std::vector<double> time_values, bw_values;
+    std::vector<std::optional<double>> time, tmin, tavg, rmin, rmax, bw, lat, rate;
+    for (const auto& [key, r] : rows) {
+      const auto& p = r->point;
+      time.push_back(p.time_max_us);
+      tmin.push_back(p.time_min_us);
+      tavg.push_back(p.time_avg_us);
+      rmin.push_back(min_of(p.rep_max_us));
+      rmax.push_back(max_of(p.rep_max_us));
+      bw.push_back(r->bw_GBps);
+      lat.push_back(r->latency_us);
+      rate.push_back(r->rate_GBps);
+      for (const auto& v :
+           {time.back(), tmin.back(), tavg.back(), rmin.back(), rmax.back(), lat.back()})
+        if (v) time_values.push_back(*v);
+      for (const auto& v : {bw.back(), rate.back()})
+        if (v) bw_values.push_back(*v);
+    }
+    const int td = decimals_for(time_values), bd = decimals_for(bw_values);
+    const auto c_time = number_cells(time, td), c_min = number_cells(tmin, td),
+               c_avg = number_cells(tavg, td), c_rmin = number_cells(rmin, td),
+               c_rmax = number_cells(rmax, td), c_bw = number_cells(bw, bd),
+               c_lat = number_cells(lat, td), c_rate = number_cells(rate, bd);
+    TextTable t;
+    t.column(key_name).column("backend", TextTable::Align::kLeft).column("nodes");
+    t.column(pingpong ? "RTT_us" : "time_us").column("min_us").column("avg_us");
+    t.column("reps [min .. max] us").column("bw_GBps");
+    if (pingpong) t.column("latency_us").column("rate_GBps");
+    t.column("flags", TextTable::Align::kLeft);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = *rows[i].second;
+      std::vector<std::string> cells{rows[i].first,
+                                     row_label(r, nodes_.nodes() > 1),
+                                     std::to_string(r.point.nodes),
+                                     c_time[i],
+                                     c_min[i],
+                                     c_avg[i],
+                                     fmt::format("[{} .. {}]", c_rmin[i], c_rmax[i]),
+                                     c_bw[i]};
+      if (pingpong) {
+        cells.push_back(c_lat[i]);
+        cells.push_back(c_rate[i]);
+      }
+      cells.push_back(flags_of(r));
+      t.row(std::move(cells));
+    }
+    return t.render("  ");
   }
 
   std::string size_table(OpKind op) const {
@@ -147,21 +210,14 @@ class TableReporter final : public Reporter {
     if (by_size.empty() || !op_takes_size(op)) return "";
     std::string s =
         fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
-    s += definition(op) + limits_line() + header(op, "bytes");
-    for (const auto& [bytes, rows] : by_size) {
-      const std::string key = format_size(bytes);
-      for (const Row* r : rows) s += line(key, *r);
-      s += memcpy_line(key, bytes);
-      if (op != OpKind::kPingpong) continue;
-      if (bytes <= 64 && limits_.cacheline_rtt_us)
-        s += limit_line(key, "[cache-line]", 1, *limits_.cacheline_rtt_us);
-      if (const auto& net = limits_.network; net && bytes == 8)
-        s += limit_line(key, "[network]", 2, net->rtt_us);
-      if (const auto& net = limits_.network; net && bytes == net->bw_bytes)
-        s += limit_line(key, "[network]", 2,
-                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), net->bw_GBps);
+    s += definition(op) + limits_line();
+    std::vector<std::pair<std::string, const Row*>> rows;
+    std::vector<std::size_t> sizes;
+    for (const auto& [bytes, at_size] : by_size) {
+      sizes.push_back(bytes);
+      for (const Row* r : at_size) rows.emplace_back(format_size(bytes), r);
     }
-    return s + "\n";
+    return s + data_rows(op, "bytes", rows) + limit_rows(op, sizes) + "\n";
   }
 
   std::string np_table(OpKind op) const {
@@ -174,11 +230,12 @@ class TableReporter final : public Reporter {
                         ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n",
                                       op_name(op), bytes, format_size(bytes))
                         : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
-    s += definition(op) + limits_line() + header(op, "np");
-    for (const auto& [np, rows] : by_np) {
-      for (const Row* r : rows) s += line(std::to_string(np), *r);
-    }
-    if (op_takes_size(op)) s += memcpy_line("-", bytes);
+    s += definition(op) + limits_line();
+    std::vector<std::pair<std::string, const Row*>> rows;
+    for (const auto& [np, at_np] : by_np)
+      for (const Row* r : at_np) rows.emplace_back(std::to_string(np), r);
+    s += data_rows(op, "np", rows);
+    if (op_takes_size(op)) s += limit_rows(op, {bytes});
     return s + "\n";
   }
 
@@ -200,14 +257,16 @@ class TableReporter final : public Reporter {
   const Config& config_;
   const MachineLimits& limits_;
   NodeMap nodes_;
+  std::optional<double> idle_share_;
   std::vector<Row> rows_;
 };
 
 }  // namespace
 
 std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Config& config,
-                                              const MachineLimits& limits, const NodeMap& nodes) {
-  return std::make_unique<TableReporter>(path, config, limits, nodes);
+                                              const MachineLimits& limits, const NodeMap& nodes,
+                                              std::optional<double> idle_share) {
+  return std::make_unique<TableReporter>(path, config, limits, nodes, idle_share);
 }
 
 }  // namespace comops

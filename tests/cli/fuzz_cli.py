@@ -32,7 +32,7 @@ CHOICES = {
     "--bind": ["compact", "spread", "none", "diagonal", ""],
     "--placement": ["packed", "spread", "scatter"],
     "--pair": ["intra", "inter", "both", "auto", "sideways"],
-    "--progress": ["never", "always", "auto", "sometimes"],
+    "--progress": ["never", "always", "lines", "auto", "sometimes"],
     "--scheme": ["staged", "direct", "staged,direct", "zero", ""],
     "--block-size": ["8", "64", "4096", "3", "64,256", ""],
     "-n": ["1", "2", "0", "-1", "x"],

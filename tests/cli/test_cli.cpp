@@ -72,7 +72,29 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
   EXPECT_NE(o.out.find("== broadcast: time versus nprocs at 1024 bytes (1K) =="),
             std::string::npos);
   EXPECT_NE(o.out.find("== barrier: time versus nprocs =="), std::string::npos);
-  EXPECT_EQ(slurp(dir / "table.txt"), o.out);
+  // stdout: the rows as they finished (a header line per op, a blank line after them), then the
+  // final report that table.txt holds: the summary first, then the tables.
+  const std::string table = slurp(dir / "table.txt");
+  ASSERT_GT(o.out.size(), table.size());
+  EXPECT_EQ(o.out.substr(o.out.size() - table.size()), table);
+  const std::string live = o.out.substr(0, o.out.size() - table.size());
+  std::vector<std::string> live_lines;
+  std::istringstream in(live);
+  for (std::string line; std::getline(in, line);) live_lines.push_back(line);
+  ASSERT_EQ(live_lines.size(), 9u) << live;  // 3 ops: a header each, 5 rows, a blank line
+  for (std::size_t i : {0u, 3u, 6u})
+    EXPECT_EQ(live_lines[i].rfind("#  backend          op            np    bytes", 0), 0u) << live;
+  for (std::size_t i : {1u, 2u, 4u, 5u, 7u})
+    EXPECT_EQ(live_lines[i].rfind("   mpi              ", 0), 0u) << live;
+  EXPECT_EQ(live_lines[8], "");
+  // Only the busy notes (this machine may be busy) come before the summary.
+  const auto summary = table.find("== pingpong at np=2: RTT in us per size ==\n");
+  ASSERT_NE(summary, std::string::npos) << table;
+  std::istringstream notes(table.substr(0, summary));
+  for (std::string line; std::getline(notes, line);)
+    EXPECT_EQ(line.rfind("comops: note: ", 0), 0u) << table;
+  EXPECT_LT(table.find("== barrier: time in us per np =="),
+            table.find("== pingpong: bandwidth versus size, np=2 =="));
 
   const auto doc = nlohmann::json::parse(slurp(dir / "results.json"));
   EXPECT_EQ(doc["comops_format"], 1);
@@ -104,6 +126,49 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
   EXPECT_EQ(gb["benchmarks"].size(), 5u * 5u);
   EXPECT_EQ(gb["benchmarks"][0]["name"], "mpi/pingpong/np:2/bytes:8");
   EXPECT_EQ(gb["benchmarks"][0]["time_unit"], "us");
+}
+
+// stdout and stderr into one file: every row must be there before the next point's progress
+// line, so each row was written and flushed when its point finished, not at the end of the run.
+TEST(Cli, RowsArriveAsTheirPointsFinish) {
+  const Outcome o = comops(
+      "--backend=shm --scheme=direct --np=2 -n 5 -w 1 -r 2 --no-limits --op=pingpong "
+      "--sizes=8,1K,64K --np-bytes=64K --progress=lines",
+      "timeout -s KILL 120 sh -c 'exec \"$0\" \"$@\" 2>&1'");
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::vector<std::string> kinds;  // progress k, row k, the progress end, the summary
+  const std::regex row(
+      "   shm-direct +pingpong +2 +(\\S+) +\\d+\\.\\d{3} +\\d+\\.\\d{4}(  [OCW]+)?");
+  std::istringstream in(o.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("comops: progress: [", 0) == 0)
+      kinds.push_back(line.substr(18, 5));
+    else if (std::smatch m; std::regex_match(line, m, row))
+      kinds.push_back("row " + m[1].str());
+    else if (line.rfind("comops: progress: finished after 3 of 3 points", 0) == 0)
+      kinds.push_back("finished");
+    else if (line.rfind("== pingpong at np=2", 0) == 0)
+      kinds.push_back("summary");
+  }
+  EXPECT_EQ(kinds, (std::vector<std::string>{"[1/3]", "row 8", "[2/3]", "row 1K", "[3/3]",
+                                             "row 64K", "finished", "summary"}))
+      << o.out;
+}
+
+// Progress asked for into a file: one line per point, no carriage returns.
+TEST(Cli, ProgressAlwaysIntoAFileWritesLines) {
+  const Outcome o = comops(
+      "--backend=shm --scheme=direct --np=2 -n 5 -w 1 -r 2 --no-limits --op=barrier,broadcast "
+      "--sizes=8 --np-bytes=8 --progress=always");
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.err.find('\r'), std::string::npos) << o.err;
+  EXPECT_TRUE(std::regex_search(
+      o.err, std::regex("^comops: progress: \\[1/2\\] shm-direct broadcast np=2 8: 0:0\\d "
+                        "elapsed\n"
+                        "comops: progress: \\[2/2\\] shm-direct barrier np=2 0: 0:0\\d "
+                        "elapsed, about 0:0\\d left\n"
+                        "comops: progress: finished after 2 of 2 points, 0:0\\d elapsed\n$")))
+      << o.err;
 }
 
 TEST(Cli, RunsUnderMpiexecWithTheRanksGiven) {
@@ -149,7 +214,10 @@ TEST(Cli, TwoNodesPairsPlacementAndPerNodeBinding) {
                        "(threads share one node), skipped"),
             std::string::npos)
       << o.err;
-  EXPECT_EQ(o.out.rfind("nodes: 2 -- node 0 = ", 0), 0u) << o.out;
+  // The final report, after the rows printed as they finished, opens with the nodes.
+  EXPECT_NE(o.out.find("\n\nnodes: 2 -- node 0 = "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("   mpi inter        pingpong       4        8 "), std::string::npos)
+      << o.out;
   EXPECT_NE(o.out.find("network limit [network]: plain MPI between rank 0 "), std::string::npos);
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
   const auto& nodes = doc["context"]["nodes"];

@@ -26,6 +26,19 @@ class LoadTest(helpers.TempDirTest):
         self.assertEqual(len(res.rows), 3 * (len(synth.SIZES) + 2))
         self.assertEqual(res.points()[0], ("mpi", "pingpong", 2, 819200))
 
+    def test_summary_view_is_ignored(self):
+        # comops writes a derived "summary" beside "results" (harness/results_format.md); the
+        # loader builds everything from the rows, so the same rows load with or without it.
+        doc = synth.full_result(ops=("pingpong",))
+        plain = self.load_doc(doc)
+        doc["summary"] = [{"op": "pingpong", "table": "size", "np": 2, "backends": ["mpi"],
+                           "rows": [{"bytes": 8, "time_us": {"mpi": 1.0}, "flags": {},
+                                     "winner": "mpi", "runner_up": None, "margin": None,
+                                     "memcpy_us": None}]}]
+        with_summary = self.load_doc(doc)
+        self.assertEqual(with_summary.rows, plain.rows)
+        self.assertEqual(with_summary.context, plain.context)
+
     def test_synthetic_rows_of_every_op_load(self):
         # The rows the other tests build must satisfy the loader's own rules.
         ops = ("pingpong", "broadcast", "reduce-max", "reduce-sum", "gather", "scatter", "barrier")

@@ -196,7 +196,7 @@ TEST(CliErrors, BadCounts) {
 TEST(CliErrors, BadChoices) {
   expect_usage_error({"--bind=bad"}, "unknown --bind 'bad' (expected compact, spread or none)");
   expect_usage_error({"--progress=sometimes"},
-                     "unknown --progress 'sometimes' (expected auto, always or never)");
+                     "unknown --progress 'sometimes' (expected auto, always, lines or never)");
 }
 
 TEST(CliErrors, Cli11Errors) {

@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "harness/busy_note.hpp"
 #include "harness/config.hpp"
 #include "harness/limits.hpp"
 #include "harness/placement.hpp"
 #include "harness/reporter.hpp"
 #include "harness/row.hpp"
+#include "harness/summary.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {
@@ -494,16 +496,16 @@ TEST(TableReporter, WritesTablesWithFlags) {
   // Each measured row ends in its flags.
   int o_rows = 0, cw_rows = 0, gather_w_rows = 0, memcpy_rows = 0, cacheline_rows = 0;
   for (const auto& line : lines_of(text)) {
-    if (line.rfind("       8  mpi ", 0) == 0) {
+    if (line.rfind("      8  mpi ", 0) == 0) {
       EXPECT_EQ(line.substr(line.size() - 3), "  O") << line;
       ++o_rows;
     }
-    if ((line.rfind("      1K  mpi ", 0) == 0 || line.rfind("       2  mpi ", 0) == 0) &&
+    if ((line.rfind("     1K  mpi ", 0) == 0 || line.rfind("   2  mpi ", 0) == 0) &&
         line.find("  CW") != std::string::npos) {
       EXPECT_EQ(line.substr(line.size() - 4), "  CW") << line;
       ++cw_rows;
     }
-    if (line.rfind("       4  shm-direct ", 0) == 0) {
+    if (line.rfind("   4  shm-direct ", 0) == 0) {
       EXPECT_EQ(line.substr(line.size() - 3), "  W") << line;
       ++gather_w_rows;
     }
@@ -515,6 +517,32 @@ TEST(TableReporter, WritesTablesWithFlags) {
   EXPECT_EQ(gather_w_rows, 1) << text;
   EXPECT_EQ(cacheline_rows, 1) << text;  // beside the 8-byte ping-pong only
   EXPECT_EQ(memcpy_rows, 4) << text;     // sizes 8 and 1K, and the two np tables at 1K
+
+  // The notes, then the summary, then the tables; fixed decimals per column, the limits below.
+  EXPECT_EQ(text.rfind("comops: note: the machine was busy: 1 of 4 points contended (C); their "
+                       "times are not trustworthy\ncomops: note: 1 of 4 points oversubscribed "
+                       "(O): more participants than cores on a node; read them for correctness, "
+                       "not speed\n== pingpong at np=2: RTT in us per size ==\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_LT(text.find("== barrier: time in us per np =="),
+            text.find("== pingpong: bandwidth versus size, np=2 =="));
+  EXPECT_NE(
+      text.find(
+          "  bytes  backend  nodes  RTT_us  min_us  avg_us  reps [min .. max] us  bw_GBps  "
+          "latency_us  rate_GBps  flags\n"
+          "      8  mpi          1    2.00    1.00    1.50        [1.50 .. 2.50]  0.00800        "
+          "1.00    0.00400  O\n"
+          "     1K  mpi          1    2.00    1.00    1.50        [1.50 .. 2.50]  1.02400        "
+          "1.00    0.51200  CW\n"
+          "limits at these sizes:\n"
+          "  bytes  limit         nodes   RTT_us  bw_GBps\n"
+          "      8  [memcpy]          1  0.00267     3.00\n"
+          "      8  [cache-line]      1  0.25000        -\n"
+          "     1K  [memcpy]          1  0.05120    20.00\n\n"),
+      std::string::npos)
+      << text;
 }
 
 TEST(TableReporter, NothingMeasured) {
@@ -584,14 +612,240 @@ TEST(TableReporter, SeveralNodesShowHostsPairsAndTheNetwork) {
       << text;
   int intra_rows = 0, inter_rows = 0, network_rows = 0;
   for (const auto& line : lines_of(text)) {
-    if (line.rfind("       8  mpi intra           1         2", 0) == 0) ++intra_rows;
-    if (line.rfind("       8  mpi inter           2        60", 0) == 0) ++inter_rows;
-    if (line.rfind("       8  [network]           2", 0) == 0) ++network_rows;
+    if (line.rfind("      8  mpi intra      1    2.00", 0) == 0) ++intra_rows;
+    if (line.rfind("      8  mpi inter      2   60.00", 0) == 0) ++inter_rows;
+    if (line.rfind("      8  [network]         2", 0) == 0) ++network_rows;
   }
   EXPECT_EQ(intra_rows, 1) << text;
   EXPECT_EQ(inter_rows, 1) << text;
   EXPECT_EQ(network_rows, 2) << text;  // round trip and bandwidth rows
-  EXPECT_NE(text.find("       8  [network]           2     0.064"), std::string::npos) << text;
+  EXPECT_NE(text.find("      8  [network]         2   0.06400    0.250\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    8       2.00      60.00  mpi intra  30.00x    0.00267\n"),
+            std::string::npos)
+      << text;  // the summary: a column per pair
+}
+
+// Summary ------------------------------------------------------------------------------------
+
+// A ping-pong point of `backend` at `bytes` taking `rtt_us`, with `wrong` wrong elements.
+Row summary_row(const std::string& backend, std::size_t bytes, double rtt_us, int wrong = 0,
+                bool contended = false) {
+  PointResult p = pingpong_point();
+  p.backend = backend;
+  p.args.bytes = bytes;
+  p.args.count = bytes / 8;
+  p.time_max_us = rtt_us;
+  p.wrong = wrong;
+  MachineLimits limits;
+  limits.memcpy_GBps = {{8, 3.0}, {1024, 20.0}, {1u << 20, 10.0}};
+  return make_row(p, limits, false, contended ? 600.0 : 0.0, 10000.0, true, false);
+}
+
+// A broadcast point of `backend` at np, 1K, taking `time_us` (np table only).
+Row np_row(const std::string& backend, int np, double time_us, bool oversubscribed = false) {
+  PointResult p = gather_point();
+  p.backend = backend;
+  p.args.op = OpKind::kBroadcast;
+  p.args.np = np;
+  p.time_max_us = time_us;
+  p.wrong = 0;
+  return make_row(p, {}, oversubscribed, std::nullopt, 1.0, false, true);
+}
+
+// 8 B: shm-direct is fastest but wrong, so shm-staged (contended) wins over mpi; 1K: shm-direct
+// wins; 64K: shm-staged was not measured and shm-direct is wrong, so mpi wins alone; 1M: every
+// backend is wrong. Broadcast's np table runs in milliseconds.
+std::vector<Row> summary_rows() {
+  return {summary_row("mpi", 8, 0.944),
+          summary_row("mpi", 1024, 1.8),
+          summary_row("mpi", 64 << 10, 20.5),
+          summary_row("mpi", 1 << 20, 400.0, 1),
+          summary_row("shm-staged", 8, 0.368, 0, true),
+          summary_row("shm-staged", 1024, 0.75),
+          summary_row("shm-staged", 1 << 20, 300.0, 2),
+          summary_row("shm-direct", 8, 0.117, 4),
+          summary_row("shm-direct", 1024, 0.25),
+          summary_row("shm-direct", 64 << 10, 12.0, 1),
+          summary_row("shm-direct", 1 << 20, 90.0, 1),
+          np_row("mpi", 4, 3000.0, true),
+          np_row("mpi", 2, 1500.0),
+          np_row("shm-direct", 2, 1250.0)};
+}
+
+TEST(Summary, WinnerMarginAndWrongRowsNeverWin) {
+  const auto tables = summarize(summary_rows(), {{OpKind::kPingpong, OpKind::kBroadcast}, false});
+  ASSERT_EQ(tables.size(), 2u);
+  const auto& t = tables[0];
+  EXPECT_EQ(t.op, OpKind::kPingpong);
+  EXPECT_TRUE(t.size_table);
+  EXPECT_EQ(t.np, 2);
+  EXPECT_EQ(t.backends, (std::vector<std::string>{"mpi", "shm-staged", "shm-direct"}));
+  ASSERT_EQ(t.lines.size(), 4u);
+  EXPECT_EQ(t.lines[0].key, 8u);
+  EXPECT_EQ(t.lines[0].winner, 1u);     // shm-staged: shm-direct is faster but wrong
+  EXPECT_EQ(t.lines[0].runner_up, 0u);  // mpi
+  EXPECT_DOUBLE_EQ(*t.lines[0].margin, 0.944 / 0.368);
+  EXPECT_EQ(t.lines[0].flags, (std::vector<std::string>{"", "C", "W"}));
+  EXPECT_DOUBLE_EQ(*t.lines[0].memcpy_us, 8 / 3e3);
+  EXPECT_EQ(t.lines[1].winner, 2u);
+  EXPECT_DOUBLE_EQ(*t.lines[1].margin, 3.0);
+  EXPECT_EQ(t.lines[2].winner, 0u);  // alone
+  EXPECT_FALSE(t.lines[2].runner_up.has_value());
+  EXPECT_FALSE(t.lines[2].margin.has_value());
+  EXPECT_FALSE(t.lines[2].time_us[1].has_value());  // not measured
+  EXPECT_FALSE(t.lines[2].memcpy_us.has_value());
+  EXPECT_FALSE(t.lines[3].winner.has_value());  // all wrong
+  EXPECT_FALSE(tables[1].size_table);
+  EXPECT_EQ(tables[1].bytes, 1024u);
+  EXPECT_EQ(tables[1].lines[0].key, 2u);  // np ascending, whatever the measurement order
+  EXPECT_EQ(tables[1].lines[1].key, 4u);
+}
+
+TEST(Summary, TextAlignedOnTheDecimalPoint) {
+  const auto tables = summarize(summary_rows(), {{OpKind::kPingpong, OpKind::kBroadcast}, false});
+  EXPECT_EQ(render_summary(tables),
+            "== pingpong at np=2: RTT in us per size ==\n"
+            "bytes        mpi  shm-staged  shm-direct  winner      margin  memcpy_us\n"
+            "    8    0.944       0.368 C     0.117 W  shm-staged   2.57x    0.00267\n"
+            "   1K    1.800       0.750       0.250    shm-direct   3.00x    0.05120\n"
+            "  64K   20.500           -      12.000 W  mpi              -          -\n"
+            "   1M  400.000 W   300.000 W    90.000 W  -                -  104.85760\n"
+            "\n"
+            "== broadcast at 1K: time in ms per np ==\n"  // 1.25 ms: three digits, 2 decimals
+            "np     mpi  shm-direct  winner      margin\n"
+            " 2  1.50          1.25  shm-direct   1.20x\n"
+            " 4  3.00 O           -  mpi              -\n"
+            "\n"
+            "who wins: each backend's headline time (ping-pong: the round trip); winner = the "
+            "fastest backend\nwithout wrong results (W never wins), margin = the runner-up's "
+            "time / the winner's; memcpy =\nthe time one single-thread memcpy of the size takes "
+            "(the memcpy limit as a time)\n\n");
+  EXPECT_EQ(render_summary({}), "");
+}
+
+TEST(Summary, JsonView) {
+  const auto tables = summarize(summary_rows(), {{OpKind::kBroadcast, OpKind::kPingpong}, false});
+  const nlohmann::json j = summary_json(tables);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["op"], "broadcast");  // the layout's op order
+  const nlohmann::json expected_np = nlohmann::json::parse(R"({
+    "op": "broadcast", "table": "np", "bytes": 1024, "backends": ["mpi", "shm-direct"],
+    "rows": [
+      {"np": 2, "time_us": {"mpi": 1500.0, "shm-direct": 1250.0}, "flags": {},
+       "winner": "shm-direct", "runner_up": "mpi", "margin": 1.2, "memcpy_us": null},
+      {"np": 4, "time_us": {"mpi": 3000.0}, "flags": {"mpi": "O"},
+       "winner": "mpi", "runner_up": null, "margin": null, "memcpy_us": null}]})");
+  EXPECT_EQ(j[0], expected_np) << j[0].dump(2);
+  const auto& size = j[1];
+  EXPECT_EQ(size["op"], "pingpong");
+  EXPECT_EQ(size["table"], "size");
+  EXPECT_EQ(size["np"], 2);
+  EXPECT_FALSE(size.contains("bytes"));
+  ASSERT_EQ(size["rows"].size(), 4u);
+  const nlohmann::json first = {
+      {"bytes", 8},
+      {"time_us", {{"mpi", 0.944}, {"shm-staged", 0.368}, {"shm-direct", 0.117}}},
+      {"flags", {{"shm-staged", "C"}, {"shm-direct", "W"}}},
+      {"winner", "shm-staged"},
+      {"runner_up", "mpi"},
+      {"margin", 0.944 / 0.368},
+      {"memcpy_us", 8 / 3e3}};
+  EXPECT_EQ(size["rows"][0], first) << size["rows"][0].dump(2);
+  EXPECT_TRUE(size["rows"][3]["winner"].is_null());
+  EXPECT_EQ(size["rows"][3]["flags"],
+            (nlohmann::json{{"mpi", "W"}, {"shm-staged", "W"}, {"shm-direct", "W"}}));
+}
+
+TEST(Summary, SeveralNodesLabelPingpongByPair) {
+  Row inter = summary_row("mpi", 8, 60.0);
+  inter.point.pair = Pair::kInter;
+  const std::vector<Row> rows{summary_row("mpi", 8, 1.0), inter, summary_row("swcc-64", 8, 6.0)};
+  EXPECT_EQ(summarize(rows, {{}, true})[0].backends,
+            (std::vector<std::string>{"mpi intra", "mpi inter", "swcc-64 intra"}));
+  const std::vector<Row> one_node{summary_row("mpi", 8, 1.0), summary_row("swcc-64", 8, 6.0)};
+  EXPECT_EQ(summarize(one_node, {{}, false})[0].backends,
+            (std::vector<std::string>{"mpi", "swcc-64"}));
+}
+
+TEST(JsonReporter, SummaryBesideTheResults) {
+  TempDir dir;
+  const std::string path = dir.file("results.json");
+  auto rep = make_json_reporter(path, nlohmann::json::object(), {{OpKind::kPingpong}, false});
+  EXPECT_EQ(read_json(path)["summary"], nlohmann::json::array());
+  const auto rows = summary_rows();
+  for (const Row& r : rows) rep->add(r);
+  rep->finish();
+  const auto doc = read_json(path);
+  EXPECT_EQ(doc["results"].size(), rows.size());
+  EXPECT_EQ(doc["summary"], summary_json(summarize(rows, {{OpKind::kPingpong}, false})));
+  EXPECT_EQ(doc["summary"].size(), 2u);
+}
+
+// Busy note ---------------------------------------------------------------------------------
+
+TEST(BusyNote, OnlyWhenThereIsSomethingToSay) {
+  const std::vector<Row> calm{summary_row("mpi", 8, 1.0), summary_row("mpi", 16, 1.0)};
+  EXPECT_EQ(busy_note(calm, 0.97), "");
+  EXPECT_EQ(busy_note(calm, std::nullopt), "");
+  EXPECT_EQ(busy_note(calm, 0.75), "");  // the threshold itself is not busy
+  EXPECT_EQ(busy_note(calm, 0.12),
+            "comops: note: the machine was busy: 12 % idle before the run, 0 of 2 points "
+            "contended (C)\n");
+  const std::vector<Row> contended{summary_row("mpi", 8, 1.0, 0, true),
+                                   summary_row("mpi", 16, 1.0)};
+  EXPECT_EQ(busy_note(contended, 0.974),
+            "comops: note: the machine was busy: 97 % idle before the run, 1 of 2 points "
+            "contended (C); their times are not trustworthy\n");
+  EXPECT_EQ(busy_note(contended, std::nullopt),
+            "comops: note: the machine was busy: 1 of 2 points contended (C); their times are "
+            "not trustworthy\n");
+  std::vector<Row> over = contended;
+  over.push_back(np_row("mpi", 4, 10.0, true));
+  EXPECT_EQ(busy_note(over, 0.5),
+            "comops: note: the machine was busy: 50 % idle before the run, 1 of 3 points "
+            "contended (C); their times are not trustworthy\n"
+            "comops: note: 1 of 3 points oversubscribed (O): more participants than cores on a "
+            "node; read them for correctness, not speed\n");
+  EXPECT_EQ(busy_note({np_row("mpi", 4, 10.0, true)}, 0.9),
+            "comops: note: 1 of 1 points oversubscribed (O): more participants than cores on a "
+            "node; read them for correctness, not speed\n");
+}
+
+// Rows as they finish -----------------------------------------------------------------------
+
+TEST(LiveReporter, OneFlushedLinePerRowAndAHeaderPerOp) {
+  const Row contended = summary_row("shm-staged", 1024, 0.75, 0, true);
+  EXPECT_EQ(live_header(OpKind::kPingpong),
+            "#  backend          op            np    bytes       RTT_us      bw_GBps  flags\n");
+  EXPECT_EQ(live_header(OpKind::kBarrier),
+            "#  backend          op            np    bytes      time_us      bw_GBps  flags\n");
+  EXPECT_EQ(live_line(contended, false),
+            "   shm-staged       pingpong       2       1K        0.750       2.7307  C\n");
+  EXPECT_EQ(live_line(make_row(barrier_point(), {}, false, {}, 1.0, false, true), false),
+            "   mpi              barrier        2        0        0.500            -\n");
+  Row inter = summary_row("mpi", 8, 60.0);
+  inter.point.pair = Pair::kInter;
+  EXPECT_EQ(live_line(inter, true),
+            "   mpi inter        pingpong       2        8       60.000       0.0003\n");
+
+  auto rep = make_live_reporter(false);
+  testing::internal::CaptureStdout();
+  rep->add(summary_row("mpi", 8, 0.944));
+  rep->add(contended);
+  rep->add(np_row("mpi", 2, 1500.0));
+  rep->add(summary_row("mpi", 16, 1.0));
+  rep->finish();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+            live_header(OpKind::kPingpong) + live_line(summary_row("mpi", 8, 0.944), false) +
+                live_line(contended, false) + live_header(OpKind::kBroadcast) +
+                live_line(np_row("mpi", 2, 1500.0), false) + live_header(OpKind::kPingpong) +
+                live_line(summary_row("mpi", 16, 1.0), false) + "\n");
+
+  auto nothing = make_live_reporter(false);
+  testing::internal::CaptureStdout();
+  nothing->finish();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");  // no blank line without rows
 }
 
 TEST(JsonRow, InterPairCarriesHostsNodesAndItsOwnName) {

@@ -1,0 +1,35 @@
+// Whether the machine was busy during the run, in one line.
+#include "harness/busy_note.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace comops {
+
+std::string busy_note(const std::vector<Row>& rows, std::optional<double> idle_share) {
+  std::size_t contended = 0, oversubscribed = 0;
+  for (const Row& r : rows) {
+    contended += r.contended ? 1 : 0;
+    oversubscribed += r.oversubscribed ? 1 : 0;
+  }
+  const bool idle_low = idle_share && *idle_share < kBusyIdleShare;
+  std::string s;
+  if (idle_low || contended > 0) {
+    s = "comops: note: the machine was busy: ";
+    if (idle_share)
+      // Rounded down (0.749 is 74 %, never the 75 % that is not busy); 1e-9 absorbs 0.12 * 100
+      // landing just under 12.
+      s += fmt::format("{:.0f} % idle before the run, ", std::floor(*idle_share * 100 + 1e-9));
+    s += fmt::format("{} of {} points contended (C)", contended, rows.size());
+    s += contended > 0 ? "; their times are not trustworthy\n" : "\n";
+  }
+  if (oversubscribed > 0)
+    s += fmt::format(
+        "comops: note: {} of {} points oversubscribed (O): more participants than cores on a "
+        "node; read them for correctness, not speed\n",
+        oversubscribed, rows.size());
+  return s;
+}
+
+}  // namespace comops

@@ -1,0 +1,57 @@
+// Rows as they finish: one line per point on stdout, flushed at once, with a header line
+// whenever the op changes (as OSU and nccl-tests print), before the final summary and tables.
+#include <fmt/format.h>
+
+#include "harness/ops.hpp"
+#include "harness/reporter.hpp"
+#include "harness/sizes.hpp"
+
+namespace comops {
+namespace {
+
+class LiveReporter final : public Reporter {
+ public:
+  explicit LiveReporter(bool several_nodes) : several_nodes_(several_nodes) {}
+
+  void add(const Row& r) override {
+    const auto& p = r.point;
+    std::string s;
+    if (!printed_ || p.args.op != last_op_) s = live_header(p.args.op);
+    printed_ = true;
+    last_op_ = p.args.op;
+    write_stdout(s + live_line(r, several_nodes_));
+  }
+
+  // A blank line between the rows and the summary that follows them.
+  void finish() override {
+    if (printed_) write_stdout("\n");
+  }
+
+ private:
+  bool several_nodes_;
+  bool printed_ = false;
+  OpKind last_op_ = OpKind::kPingpong;
+};
+
+}  // namespace
+
+std::string live_header(OpKind op) {
+  return fmt::format("#  {:<16} {:<11} {:>4} {:>8} {:>12} {:>12}  flags\n", "backend", "op", "np",
+                     "bytes", op == OpKind::kPingpong ? "RTT_us" : "time_us", "bw_GBps");
+}
+
+std::string live_line(const Row& r, bool several_nodes) {
+  const auto& p = r.point;
+  const std::string bw = r.bw_GBps ? fmt::format("{:.4f}", *r.bw_GBps) : "-";
+  std::string s = fmt::format("   {:<16} {:<11} {:>4} {:>8} {:>12.3f} {:>12}  {}",
+                              row_label(r, several_nodes), op_name(p.args.op), p.args.np,
+                              format_size(p.args.bytes), p.time_max_us, bw, flags_of(r));
+  s.erase(s.find_last_not_of(' ') + 1);
+  return s + "\n";
+}
+
+std::unique_ptr<Reporter> make_live_reporter(bool several_nodes) {
+  return std::make_unique<LiveReporter>(several_nodes);
+}
+
+}  // namespace comops

@@ -22,6 +22,7 @@ std::string flags_of(const Row& r) {
   if (r.oversubscribed) f += 'O';
   if (r.contended) f += 'C';
   if (r.point.wrong > 0) f += 'W';
+  if (r.beyond_limit) f += 'L';
   return f;
 }
 
@@ -57,8 +58,7 @@ class TableReporter final : public Reporter {
       s += np_table(op);
     }
     if (s.empty()) return "no points were measured\n";
-    s += "flags: O = oversubscribed (more participants than cores on a node), C = contended (CPU "
-         "stall > 5 % of the point's time), W = wrong results\n";
+    s += flags_legend();
     return nodes_line() + s;
   }
 
@@ -95,15 +95,26 @@ class TableReporter final : public Reporter {
     return p.backend;
   }
 
+  static std::string flags_legend() {
+    return "flags: O = oversubscribed (more participants than cores on a node), C = contended "
+           "(CPU stall > 5 % of the point's time), W = wrong results, L = beyond its machine "
+           "limit (see the note)\n";
+  }
+
   std::string limits_line() const {
     std::string s = "machine limits:";
     if (limits_.cacheline_rtt_us)
-      s += fmt::format(" cache-line round trip {:.3f} us (cpus {} and {});",
-                       *limits_.cacheline_rtt_us, limits_.core_a, limits_.core_b);
+      s += fmt::format(" cache-line round trip {:.3f} us [{:.3f} .. {:.3f}] (cpus {} and {});",
+                       *limits_.cacheline_rtt_us, limits_.cacheline_rtt_range_us.min,
+                       limits_.cacheline_rtt_range_us.max, limits_.core_a, limits_.core_b);
     else
       s += " cache-line round trip not measured;";
-    s += limits_.memcpy_GBps.empty() ? " memcpy not measured\n" : " memcpy per size below\n";
-    return s + network_line();
+    if (limits_.memcpy_GBps.empty()) return s + " memcpy not measured\n" + network_line();
+    s += " memcpy of one core";
+    if (!limits_.aggregate_memcpy.empty())
+      s += fmt::format(" and aggregate copy of {} cores at once",
+                       limits_.aggregate_memcpy.begin()->second.threads);
+    return s + " per size below; limit rows show [min .. max] over repetitions\n" + network_line();
   }
 
   std::string header(OpKind op, const char* first) const {
@@ -125,19 +136,63 @@ class TableReporter final : public Reporter {
     return s + "  " + flags_of(r) + "\n";
   }
 
+  // The single-copy memcpy row at a size: time of one copy, its range, bandwidth.
   std::string memcpy_line(const std::string& key, std::size_t bytes) const {
     auto it = limits_.memcpy_GBps.find(bytes);
     if (it == limits_.memcpy_GBps.end()) return "";
-    return limit_line(key, "[memcpy]", 1, static_cast<double>(bytes) / (it->second * 1e3),
-                      it->second);
+    const auto range = limits_.memcpy_range_GBps.find(bytes);
+    return copy_limit_line(
+        key, "[memcpy]", bytes, it->second,
+        range == limits_.memcpy_range_GBps.end() ? Range{it->second, it->second} : range->second);
   }
 
-  // A machine-limit row: its time in the headline column and, for a bandwidth limit, its bw.
-  static std::string limit_line(const std::string& key, const char* name, int nodes, double time_us,
+  // The aggregate copy row at a size ("[aggregate x2]"): time of one thread's copy while all
+  // copy at once, its range, the bandwidth of all together.
+  std::string aggregate_line(const std::string& key, std::size_t bytes) const {
+    auto it = limits_.aggregate_memcpy.find(bytes);
+    if (it == limits_.aggregate_memcpy.end()) return "";
+    const AggregateCopy& a = it->second;
+    return copy_limit_line(key, fmt::format("[aggregate x{}]", a.threads),
+                           bytes * static_cast<std::size_t>(a.threads), a.bw_GBps, a.range_GBps);
+  }
+
+  // The cache-line round trip row, with its range.
+  std::string cacheline_line(const std::string& key) const {
+    if (!limits_.cacheline_rtt_us) return "";
+    return limit_line(key, "[cache-line]", 1, *limits_.cacheline_rtt_us,
+                      limits_.cacheline_rtt_range_us);
+  }
+
+  // A copy limit moving `bytes` at bw_GBps (median, range over repetitions) as a limit row.
+  static std::string copy_limit_line(const std::string& key, const std::string& name,
+                                     std::size_t bytes, double bw_GBps, Range bw_range_GBps) {
+    const auto us = [&](double bw) { return static_cast<double>(bytes) / (bw * 1e3); };
+    return limit_line(key, name, 1, us(bw_GBps),
+                      Range{us(bw_range_GBps.max), us(bw_range_GBps.min)}, bw_GBps);
+  }
+
+  // A machine-limit row: its time in the headline column, the range of that time over the
+  // limit's repetitions in the reps column and, for a bandwidth limit, its bw.
+  static std::string limit_line(const std::string& key, const std::string& name, int nodes,
+                                double time_us, std::optional<Range> range_us = std::nullopt,
                                 std::optional<double> bw_GBps = std::nullopt) {
     std::string s = fmt::format("{:>8}  {:<16}{:>5}{:10.4g}", key, name, nodes, time_us);
-    if (bw_GBps) s += fmt::format("{:>10}{:>10}  {:<21}{:10.4g}", "", "", "", *bw_GBps);
+    if (range_us)
+      s += fmt::format("{:>10}{:>10}  [{:8.4g} .. {:8.4g}]", "", "", range_us->min, range_us->max);
+    else if (bw_GBps)
+      s += fmt::format("{:>10}{:>10}  {:<22}", "", "", "");
+    if (bw_GBps) s += fmt::format("{:10.4g}", *bw_GBps);
     return s + "\n";
+  }
+
+  // One line per row of a table that is beyond its machine limit, saying why.
+  std::string limit_notes(const std::vector<const Row*>& rows) const {
+    std::string s;
+    for (const Row* r : rows)
+      if (r->beyond_limit)
+        s += fmt::format("note: {} {} np={} {}: {}\n", label(*r), op_name(r->point.args.op),
+                         r->point.args.np, format_size(r->point.args.bytes), *r->beyond_limit);
+    return s;
   }
 
   std::string size_table(OpKind op) const {
@@ -148,20 +203,22 @@ class TableReporter final : public Reporter {
     std::string s =
         fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
     s += definition(op) + limits_line() + header(op, "bytes");
+    std::vector<const Row*> all;
     for (const auto& [bytes, rows] : by_size) {
       const std::string key = format_size(bytes);
       for (const Row* r : rows) s += line(key, *r);
-      s += memcpy_line(key, bytes);
+      all.insert(all.end(), rows.begin(), rows.end());
+      s += memcpy_line(key, bytes) + aggregate_line(key, bytes);
       if (op != OpKind::kPingpong) continue;
-      if (bytes <= 64 && limits_.cacheline_rtt_us)
-        s += limit_line(key, "[cache-line]", 1, *limits_.cacheline_rtt_us);
+      if (bytes <= 64) s += cacheline_line(key);
       if (const auto& net = limits_.network; net && bytes == 8)
         s += limit_line(key, "[network]", 2, net->rtt_us);
       if (const auto& net = limits_.network; net && bytes == net->bw_bytes)
-        s += limit_line(key, "[network]", 2,
-                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), net->bw_GBps);
+        s +=
+            limit_line(key, "[network]", 2, 2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3),
+                       std::nullopt, net->bw_GBps);
     }
-    return s + "\n";
+    return s + limit_notes(all) + "\n";
   }
 
   std::string np_table(OpKind op) const {
@@ -175,11 +232,13 @@ class TableReporter final : public Reporter {
                                       op_name(op), bytes, format_size(bytes))
                         : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
     s += definition(op) + limits_line() + header(op, "np");
+    std::vector<const Row*> all;
     for (const auto& [np, rows] : by_np) {
       for (const Row* r : rows) s += line(std::to_string(np), *r);
+      all.insert(all.end(), rows.begin(), rows.end());
     }
-    if (op_takes_size(op)) s += memcpy_line("-", bytes);
-    return s + "\n";
+    if (op_takes_size(op)) s += memcpy_line("-", bytes) + aggregate_line("-", bytes);
+    return s + limit_notes(all) + "\n";
   }
 
   static std::string definition(OpKind op) {

@@ -98,6 +98,7 @@ PointResult barrier_point() {
 MachineLimits some_limits() {
   MachineLimits l;
   l.cacheline_rtt_us = 0.25;
+  l.cacheline_rtt_range_us = {0.2, 0.3};
   l.core_a = 0;
   l.core_b = 1;
   l.memcpy_GBps = {{8, 3.0}, {1024, 20.0}};
@@ -179,7 +180,7 @@ TEST(PointName, BackendOpNpBytes) {
 constexpr const char* kCsvHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit";
 
 TEST(CsvReporter, HeaderAndRows) {
   TempDir dir;
@@ -192,7 +193,7 @@ TEST(CsvReporter, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1],
             "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\",1,\"vm "
-            "vm\",intra");
+            "vm\",intra,,");
 
   rep->add(make_row(gather_point(), some_limits(), true, 900.0, 10000.0, false, true));
   rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, true));
@@ -202,9 +203,9 @@ TEST(CsvReporter, HeaderAndRows) {
   EXPECT_EQ(lines[0], kCsvHeader);
   EXPECT_EQ(lines[2],
             "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\",1,\"vm vm "
-            "vm vm\",");
+            "vm vm\",,,");
   EXPECT_EQ(lines[3],
-            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",");
+            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,");
 
   // Every line has as many fields as the header (the cores field is one quoted field).
   for (const auto& line : lines) {
@@ -214,7 +215,7 @@ TEST(CsvReporter, HeaderAndRows) {
       if (ch == '"') quoted = !quoted;
       if (ch == ',' && !quoted) ++commas;
     }
-    EXPECT_EQ(commas, 22) << line;
+    EXPECT_EQ(commas, 24) << line;
   }
 }
 
@@ -280,7 +281,9 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["hosts"], (std::vector<std::string>{"vm", "vm"}));
     EXPECT_EQ(r["nodes"], 1);
     EXPECT_EQ(r["pair"], "intra");
-    EXPECT_EQ(r.size(), 23u) << r.dump();  // the documented fields but counters
+    EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
+    EXPECT_TRUE(r["beyond_limit"].is_null());
+    EXPECT_EQ(r.size(), 25u) << r.dump();  // the documented fields but counters
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -482,12 +485,16 @@ TEST(TableReporter, WritesTablesWithFlags) {
     EXPECT_NE(text.find(title), std::string::npos) << title << "\n" << text;
   EXPECT_EQ(text.find("== gather: bandwidth versus size"), std::string::npos);  // no size rows
   EXPECT_EQ(text.find("== barrier: bandwidth versus size"), std::string::npos);
-  EXPECT_NE(text.find("flags: O = oversubscribed (more participants than cores on a node), C = "
-                      "contended (CPU stall > 5 % of the point's time), W = wrong results\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "flags: O = oversubscribed (more participants than cores on a node), C = "
+          "contended (CPU stall > 5 % of the point's time), W = wrong results, L = beyond its "
+          "machine limit (see the note)\n"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("machine limits: cache-line round trip 0.250 us (cpus 0 and 1);"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("machine limits: cache-line round trip 0.250 us [0.200 .. 0.300] (cpus 0 and 1);"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("latency_us"), std::string::npos);
 

@@ -208,7 +208,7 @@ Config parse_command_line(int argc, char** argv,
       ->capture_default_str();
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
-      "Skip measuring the machine limits (cache-line round trip, memcpy)");
+      "Skip measuring the machine limits (cache-line round trip, memcpy, aggregate copy)");
   app.add_option("--progress", c.progress, "Progress on stderr: auto (a terminal), always, never")
       ->capture_default_str();
   app.add_option("--mpiexec", c.mpiexec,

@@ -276,7 +276,7 @@ Config parse_command_line(int argc, char** argv,
       ->type_name("NAME");
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
-      "Skip measuring the machine limits (cache-line round trip, memcpy)");
+      "Skip measuring the machine limits (cache-line round trip, memcpy, aggregate copy)");
   app.add_option("--progress", c.progress,
                  "Progress on stderr with elapsed time and an estimate of what remains: auto (a "
                  "rewritten line on a terminal), always (the line on a terminal, else lines), "

@@ -13,9 +13,17 @@ namespace {
 constexpr const char* kHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit";
 
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
+
+// A text field: empty when absent, else quoted with its quotes doubled (RFC 4180).
+std::string text(const std::optional<std::string>& v) {
+  if (!v) return "";
+  std::string s = "\"";
+  for (char c : *v) s += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return s + "\"";
+}
 
 class CsvReporter final : public Reporter {
  public:
@@ -26,12 +34,13 @@ class CsvReporter final : public Reporter {
     const auto& p = r.point;
     out_.write(fmt::format(
         "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
-        "\",{},\"{}\",{}\n",
+        "\",{},\"{}\",{},{},{}\n",
         p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
         p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
         num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps), num(r.memcpy_GBps), p.wrong,
         r.oversubscribed ? 1 : 0, r.contended ? 1 : 0, num(r.cpu_stall_us), fmt::join(p.cores, " "),
-        p.nodes, fmt::join(p.hosts, " "), pair_name(p.pair)));
+        p.nodes, fmt::join(p.hosts, " "), pair_name(p.pair), num(r.aggregate_GBps),
+        text(r.beyond_limit)));
   }
 
  private:

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -153,8 +154,10 @@ int run_in_world(World& world, Config& config,
   const auto idle = world.is_root() ? cpu_idle_share(200) : std::nullopt;
   std::vector<std::size_t> memcpy_sizes = config.sizes;
   if (np_tables(config)) memcpy_sizes.push_back(config.np_bytes);
+  std::sort(memcpy_sizes.begin(), memcpy_sizes.end());
+  memcpy_sizes.erase(std::unique(memcpy_sizes.begin(), memcpy_sizes.end()), memcpy_sizes.end());
   const std::vector<NodeFacts> facts =
-      survey_nodes(world, nodes, pinning, memcpy_sizes, config.limits);
+      survey_nodes(world, nodes, pinning, memcpy_sizes, max_np(config), config.limits);
   MachineLimits limits = world.is_root() ? facts.at(0).limits : MachineLimits{};
   if (config.limits) limits.network = measure_network(world, nodes, pinning);
   std::vector<std::unique_ptr<Reporter>> reporters;

@@ -41,7 +41,8 @@ double median_round_trip_us(std::vector<char>& buf, std::size_t bytes, int partn
 
 std::vector<NodeFacts> survey_nodes(const World& world, const NodeMap& nodes,
                                     const Pinning& pinning,
-                                    const std::vector<std::size_t>& memcpy_sizes, bool measure) {
+                                    const std::vector<std::size_t>& memcpy_sizes, int max_np,
+                                    bool measure) {
   const int rank = world.rank();
   const int node = nodes.node_of_rank.at(static_cast<std::size_t>(rank));
   const bool leader = nodes.ranks[static_cast<std::size_t>(node)].front() == rank;
@@ -51,6 +52,8 @@ std::vector<NodeFacts> survey_nodes(const World& world, const NodeMap& nodes,
     if (measure) {
       measure_cacheline(pinning, mine.limits);
       measure_memcpy(pinning, memcpy_sizes, mine.limits);
+      measure_aggregate_memcpy(pinning, memcpy_sizes, aggregate_threads(pinning, max_np),
+                               mine.limits);
     }
   }
   std::vector<NodeFacts> all;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/limit_check.hpp"
 #include "harness/noise.hpp"
 #include "harness/ops.hpp"
 #include "harness/stats.hpp"
@@ -21,6 +22,9 @@ Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscri
   }
   if (auto it = limits.memcpy_GBps.find(p.args.bytes); it != limits.memcpy_GBps.end())
     r.memcpy_GBps = it->second;
+  if (auto it = limits.aggregate_memcpy.find(p.args.bytes); it != limits.aggregate_memcpy.end())
+    r.aggregate_GBps = it->second.bw_GBps;
+  if (r.bw_GBps) r.beyond_limit = beyond_limit(p, *r.bw_GBps, limits);
   r.oversubscribed = oversubscribed;
   r.cpu_stall_us = stall_us;
   r.contended = stall_us && wall_us > 0 && *stall_us > kContendedStallShare * wall_us;
@@ -53,6 +57,8 @@ nlohmann::json to_json(const Row& r) {
       {"rep_times_us", p.rep_max_us},
       {"bw_GBps", opt(r.bw_GBps)},
       {"memcpy_GBps", opt(r.memcpy_GBps)},
+      {"aggregate_GBps", opt(r.aggregate_GBps)},
+      {"beyond_limit", r.beyond_limit ? nlohmann::json(*r.beyond_limit) : nlohmann::json(nullptr)},
       {"wrong", p.wrong},
       {"oversubscribed", r.oversubscribed},
       {"cores", p.cores},
@@ -86,6 +92,7 @@ std::string flags_of(const Row& r) {
   if (r.oversubscribed) f += 'O';
   if (r.contended) f += 'C';
   if (r.point.wrong > 0) f += 'W';
+  if (r.beyond_limit) f += 'L';
   return f;
 }
 

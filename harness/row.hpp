@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 #include "harness/limits.hpp"
 #include "harness/measure.hpp"
@@ -12,10 +13,12 @@ namespace comops {
 
 struct Row {
   PointResult point;
-  std::optional<double> bw_GBps;      ///< bytes moved / headline time (none for barrier)
-  std::optional<double> latency_us;   ///< ping-pong: RTT / 2
-  std::optional<double> rate_GBps;    ///< ping-pong: COMOPS rate = size / RTT
-  std::optional<double> memcpy_GBps;  ///< the machine's memcpy bandwidth at this size
+  std::optional<double> bw_GBps;            ///< bytes moved / headline time (none for barrier)
+  std::optional<double> latency_us;         ///< ping-pong: RTT / 2
+  std::optional<double> rate_GBps;          ///< ping-pong: COMOPS rate = size / RTT
+  std::optional<double> memcpy_GBps;        ///< the machine's memcpy bandwidth at this size
+  std::optional<double> aggregate_GBps;     ///< all bound cores copying at once, at this size
+  std::optional<std::string> beyond_limit;  ///< why bw is above its limit (harness/limit_check)
   bool oversubscribed = false;
   std::optional<double> cpu_stall_us;  ///< PSI stall while the point ran
   bool contended = false;

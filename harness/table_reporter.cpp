@@ -55,8 +55,7 @@ class TableReporter final : public Reporter {
       s += np_table(op);
     }
     if (s.empty()) return "no points were measured\n";
-    s += "flags: O = oversubscribed (more participants than cores on a node), C = contended (CPU "
-         "stall > 5 % of the point's time), W = wrong results\n";
+    s += flags_legend();
     const SummaryLayout layout{config_.ops, nodes_.nodes() > 1};
     return nodes_line() + busy_note(rows_, idle_share_) + render_summary(summarize(rows_, layout)) +
            s;
@@ -93,59 +92,95 @@ class TableReporter final : public Reporter {
         n.rank_a, n.host_a, n.rank_b, n.host_b, n.rtt_us, format_size(n.bw_bytes), n.bw_GBps);
   }
 
+  static std::string flags_legend() {
+    return "flags: O = oversubscribed (more participants than cores on a node), C = contended "
+           "(CPU stall > 5 % of the point's time), W = wrong results, L = beyond its machine "
+           "limit (see the note)\n";
+  }
+
   std::string limits_line() const {
     std::string s = "machine limits:";
     if (limits_.cacheline_rtt_us)
-      s += fmt::format(" cache-line round trip {:.3f} us (cpus {} and {});",
-                       *limits_.cacheline_rtt_us, limits_.core_a, limits_.core_b);
+      s += fmt::format(" cache-line round trip {:.3f} us [{:.3f} .. {:.3f}] (cpus {} and {});",
+                       *limits_.cacheline_rtt_us, limits_.cacheline_rtt_range_us.min,
+                       limits_.cacheline_rtt_range_us.max, limits_.core_a, limits_.core_b);
     else
       s += " cache-line round trip not measured;";
-    s += limits_.memcpy_GBps.empty() ? " memcpy not measured\n" : " memcpy per size below\n";
-    return s + network_line();
+    if (limits_.memcpy_GBps.empty()) return s + " memcpy not measured\n" + network_line();
+    s += " memcpy of one core";
+    if (!limits_.aggregate_memcpy.empty())
+      s += fmt::format(" and aggregate copy of {} cores at once",
+                       limits_.aggregate_memcpy.begin()->second.threads);
+    return s + " per size below; limit rows show [min .. max] over repetitions\n" + network_line();
   }
 
-  // The limit rows of a table whose points have these sizes: [memcpy] per size, and for
-  // ping-pong [cache-line] up to 64 B and [network] (several nodes); "" when there are none.
+  // The limit rows of a table whose points have these sizes: [memcpy] and [aggregate xN] per
+  // size, and for ping-pong [cache-line] up to 64 B and [network] (several nodes); each with
+  // the range of its time over the limit's repetitions; "" when there are none.
   std::string limit_rows(OpKind op, const std::vector<std::size_t>& sizes) const {
     struct Limit {
       std::size_t bytes;
-      const char* name;
+      std::string name;
       int nodes;
       double time_us;
+      std::optional<Range> range_us;
       std::optional<double> bw_GBps;
+    };
+    // A copy of `bytes` at bw_GBps (median; range over repetitions) as a limit row.
+    const auto copy = [](std::size_t key, std::string name, std::size_t bytes, double bw_GBps,
+                         Range bw_range) {
+      const auto us = [&](double bw) { return static_cast<double>(bytes) / (bw * 1e3); };
+      return Limit{
+          key, std::move(name), 1, us(bw_GBps), Range{us(bw_range.max), us(bw_range.min)}, bw_GBps};
     };
     std::vector<Limit> rows;
     for (std::size_t bytes : sizes) {
-      if (auto it = limits_.memcpy_GBps.find(bytes); it != limits_.memcpy_GBps.end())
-        rows.push_back(
-            {bytes, "[memcpy]", 1, static_cast<double>(bytes) / (it->second * 1e3), it->second});
+      if (auto it = limits_.memcpy_GBps.find(bytes); it != limits_.memcpy_GBps.end()) {
+        const auto range = limits_.memcpy_range_GBps.find(bytes);
+        rows.push_back(copy(bytes, "[memcpy]", bytes, it->second,
+                            range == limits_.memcpy_range_GBps.end() ? Range{it->second, it->second}
+                                                                     : range->second));
+      }
+      if (auto it = limits_.aggregate_memcpy.find(bytes); it != limits_.aggregate_memcpy.end())
+        rows.push_back(copy(bytes, fmt::format("[aggregate x{}]", it->second.threads),
+                            bytes * static_cast<std::size_t>(it->second.threads),
+                            it->second.bw_GBps, it->second.range_GBps));
       if (op != OpKind::kPingpong) continue;
       if (bytes <= 64 && limits_.cacheline_rtt_us)
-        rows.push_back({bytes, "[cache-line]", 1, *limits_.cacheline_rtt_us, std::nullopt});
+        rows.push_back({bytes, "[cache-line]", 1, *limits_.cacheline_rtt_us,
+                        limits_.cacheline_rtt_range_us, std::nullopt});
       if (const auto& net = limits_.network; net && bytes == 8)
-        rows.push_back({bytes, "[network]", 2, net->rtt_us, std::nullopt});
+        rows.push_back({bytes, "[network]", 2, net->rtt_us, std::nullopt, std::nullopt});
       if (const auto& net = limits_.network; net && bytes == net->bw_bytes)
         rows.push_back({bytes, "[network]", 2,
-                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), net->bw_GBps});
+                        2.0 * static_cast<double>(bytes) / (net->bw_GBps * 1e3), std::nullopt,
+                        net->bw_GBps});
     }
     if (rows.empty()) return "";
-    std::vector<std::optional<double>> times, bws;
+    std::vector<std::optional<double>> times, lows, highs, bws;
     std::vector<double> time_values, bw_values;
     for (const auto& l : rows) {
       times.push_back(l.time_us);
       time_values.push_back(l.time_us);
+      lows.push_back(l.range_us ? std::optional(l.range_us->min) : std::nullopt);
+      highs.push_back(l.range_us ? std::optional(l.range_us->max) : std::nullopt);
+      if (l.range_us) time_values.insert(time_values.end(), {l.range_us->min, l.range_us->max});
       bws.push_back(l.bw_GBps);
       if (l.bw_GBps) bw_values.push_back(*l.bw_GBps);
     }
-    const auto time_cells = number_cells(times, decimals_for(time_values));
+    const int td = decimals_for(time_values);
+    const auto time_cells = number_cells(times, td), low_cells = number_cells(lows, td),
+               high_cells = number_cells(highs, td);
     const auto bw_cells = number_cells(bws, decimals_for(bw_values));
     TextTable t;
     t.column("bytes").column("limit", TextTable::Align::kLeft).column("nodes");
-    t.column(op == OpKind::kPingpong ? "RTT_us" : "time_us").column("bw_GBps");
+    t.column(op == OpKind::kPingpong ? "RTT_us" : "time_us").column("reps [min .. max] us");
+    t.column("bw_GBps");
     for (std::size_t i = 0; i < rows.size(); ++i)
       t.row({format_size(rows[i].bytes), rows[i].name, std::to_string(rows[i].nodes), time_cells[i],
+             rows[i].range_us ? fmt::format("[{} .. {}]", low_cells[i], high_cells[i]) : "",
              bw_cells[i]});
-    return "limits at these sizes:\n" + t.render("  ");
+    return "limits at these sizes (median and range over repetitions):\n" + t.render("  ");
   }
 
   // The measured rows -----------------------------------------------------------------------
@@ -203,6 +238,17 @@ class TableReporter final : public Reporter {
     return t.render("  ");
   }
 
+  // One line per row of a table that is beyond its machine limit, saying why.
+  std::string limit_notes(const std::vector<const Row*>& rows) const {
+    std::string s;
+    for (const Row* r : rows)
+      if (r->beyond_limit)
+        s += fmt::format("note: {} {} np={} {}: {}\n", row_label(*r, nodes_.nodes() > 1),
+                         op_name(r->point.args.op), r->point.args.np,
+                         format_size(r->point.args.bytes), *r->beyond_limit);
+    return s;
+  }
+
   std::string size_table(OpKind op) const {
     std::map<std::size_t, std::vector<const Row*>> by_size;
     for (const auto& r : rows_)
@@ -217,7 +263,9 @@ class TableReporter final : public Reporter {
       sizes.push_back(bytes);
       for (const Row* r : at_size) rows.emplace_back(format_size(bytes), r);
     }
-    return s + data_rows(op, "bytes", rows) + limit_rows(op, sizes) + "\n";
+    std::vector<const Row*> all;
+    for (const auto& row : rows) all.push_back(row.second);
+    return s + data_rows(op, "bytes", rows) + limit_rows(op, sizes) + limit_notes(all) + "\n";
   }
 
   std::string np_table(OpKind op) const {
@@ -236,7 +284,9 @@ class TableReporter final : public Reporter {
       for (const Row* r : at_np) rows.emplace_back(std::to_string(np), r);
     s += data_rows(op, "np", rows);
     if (op_takes_size(op)) s += limit_rows(op, {bytes});
-    return s + "\n";
+    std::vector<const Row*> all;
+    for (const auto& row : rows) all.push_back(row.second);
+    return s + limit_notes(all) + "\n";
   }
 
   static std::string definition(OpKind op) {

@@ -278,8 +278,8 @@ def load(path):
 def merge(results, note=None):
     """Merges Results in order; a later file's row replaces an earlier one with the same key
     (reported through note(text)). Context: the first file's, with options.np_bytes,
-    options.size_np and limits.cacheline_rtt_us taken from the last file that has them and the
-    memcpy limits merged per size (later wins)."""
+    options.size_np and limits.cacheline_rtt_us (with its range and cores) taken from the last
+    file that has them and the memcpy and aggregate_memcpy limits merged per size (later wins)."""
     note = note or (lambda text: None)
     merged = Results(list(results[0].paths), dict(results[0].context), dict(results[0].rows))
     merged.context["options"] = dict(results[0].options())
@@ -298,15 +298,16 @@ def merge(results, note=None):
                 merged.context["options"][name] = later.options()[name]
         limits = later.limits()
         if limits.get("cacheline_rtt_us") is not None:
-            merged.context["limits"]["cacheline_rtt_us"] = limits["cacheline_rtt_us"]
-            merged.context["limits"]["cacheline_cores"] = limits.get("cacheline_cores")
-        if isinstance(limits.get("memcpy"), list) and limits["memcpy"]:
-            earlier = merged.context["limits"].get("memcpy")
-            sizes = {}
-            for entry in (earlier if isinstance(earlier, list) else []) + limits["memcpy"]:
-                if isinstance(entry, dict) and _is_int(entry.get("bytes")):
-                    sizes[entry["bytes"]] = entry
-            merged.context["limits"]["memcpy"] = [sizes[b] for b in sorted(sizes)]
+            for name in ("cacheline_rtt_us", "cacheline_rtt_us_range", "cacheline_cores"):
+                merged.context["limits"][name] = limits.get(name)
+        for name in ("memcpy", "aggregate_memcpy"):
+            if isinstance(limits.get(name), list) and limits[name]:
+                earlier = merged.context["limits"].get(name)
+                sizes = {}
+                for entry in (earlier if isinstance(earlier, list) else []) + limits[name]:
+                    if isinstance(entry, dict) and _is_int(entry.get("bytes")):
+                        sizes[entry["bytes"]] = entry
+                merged.context["limits"][name] = [sizes[b] for b in sorted(sizes)]
     return merged
 
 

@@ -171,6 +171,49 @@ TEST(Cli, ProgressAlwaysIntoAFileWritesLines) {
       << o.err;
 }
 
+// A limit's [min, max] over its repetitions around its median, all positive.
+void expect_range(const nlohmann::json& range, const nlohmann::json& median,
+                  const std::string& what) {
+  ASSERT_TRUE(range.is_array() && range.size() == 2u) << what << ": " << range.dump();
+  ASSERT_TRUE(median.is_number()) << what;
+  EXPECT_GT(range[0].get<double>(), 0) << what;
+  EXPECT_LE(range[0].get<double>(), median.get<double>()) << what;
+  EXPECT_LE(median.get<double>(), range[1].get<double>()) << what;
+}
+
+TEST(Cli, LimitsHaveRangesAndTheAggregateCopy) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format(
+      "--backend=shm --scheme=direct --np=2 --op=broadcast --sizes=1K,64K --np-bytes=64K -n 5 "
+      "-w 1 -r 2 --progress=never --json {}",
+      (dir / "r.json").string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  const auto& limits = doc["context"]["limits"];
+  const int cores = doc["context"]["topology"]["cores"].get<int>();
+  if (cores >= 2)
+    expect_range(limits["cacheline_rtt_us_range"], limits["cacheline_rtt_us"], "cache line");
+  ASSERT_EQ(limits["memcpy"].size(), 2u) << limits.dump();
+  for (const auto& m : limits["memcpy"])
+    expect_range(m["bw_GBps_range"], m["bw_GBps"], "memcpy " + m["bytes"].dump());
+  std::map<std::size_t, double> aggregate;
+  for (const auto& a : limits["aggregate_memcpy"]) {
+    EXPECT_EQ(a["threads"], std::min(cores, 2)) << a.dump();  // bound cores, at most the np
+    expect_range(a["bw_GBps_range"], a["bw_GBps"], "aggregate " + a["bytes"].dump());
+    aggregate[a["bytes"].get<std::size_t>()] = a["bw_GBps"].get<double>();
+  }
+  EXPECT_EQ(aggregate.size(), cores >= 2 ? 2u : 0u) << limits.dump();
+  ASSERT_EQ(doc["results"].size(), 2u);  // 1K and 64K, 64K also the np point
+  for (const auto& row : doc["results"]) {
+    const auto bytes = row["bytes"].get<std::size_t>();
+    if (cores >= 2)
+      EXPECT_DOUBLE_EQ(row["aggregate_GBps"].get<double>(), aggregate.at(bytes)) << row.dump();
+    ASSERT_TRUE(row.contains("beyond_limit")) << row.dump();
+    EXPECT_TRUE(row["beyond_limit"].is_null() || row["beyond_limit"].is_string()) << row.dump();
+  }
+  if (cores >= 2) EXPECT_NE(o.out.find("     64K  [aggregate x2]      1"), std::string::npos);
+}
+
 TEST(Cli, RunsUnderMpiexecWithTheRanksGiven) {
   const fs::path dir = scratch();
   const Outcome o = comops(

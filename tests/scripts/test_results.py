@@ -134,8 +134,13 @@ class LoadTest(helpers.TempDirTest):
         b = {"comops_format": 1,
              "context": synth.context(host="other", options={"np_bytes": 65536},
                                       limits={"cacheline_rtt_us": 0.3,
+                                              "cacheline_rtt_us_range": [0.2, 0.4],
                                               "memcpy": [{"bytes": 8, "bw_GBps": 99.0},
-                                                         {"bytes": 3, "bw_GBps": 1.0}]}),
+                                                         {"bytes": 3, "bw_GBps": 1.0}],
+                                              "aggregate_memcpy": [
+                                                  {"bytes": 8, "bw_GBps": 150.0,
+                                                   "bw_GBps_range": [140.0, 160.0],
+                                                   "threads": 2}]}),
              "results": [synth.row("mpi", "pingpong", 4, 8, [42.0]),
                          synth.row("mpi", "pingpong", 4, 24, [43.0])]}
         notes = []
@@ -148,6 +153,10 @@ class LoadTest(helpers.TempDirTest):
                                  "the earlier row"])
         self.assertEqual(res.options()["np_bytes"], 65536)
         self.assertEqual(res.limits()["cacheline_rtt_us"], 0.3)
+        self.assertEqual(res.limits()["cacheline_rtt_us_range"], [0.2, 0.4])  # with its median
+        self.assertEqual(res.limits()["aggregate_memcpy"],
+                         [{"bytes": 8, "bw_GBps": 150.0, "bw_GBps_range": [140.0, 160.0],
+                           "threads": 2}])
         memcpy = res.memcpy_GBps()
         self.assertEqual(memcpy[8], 99.0)
         self.assertEqual(memcpy[3], 1.0)

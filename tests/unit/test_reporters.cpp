@@ -100,6 +100,7 @@ PointResult barrier_point() {
 MachineLimits some_limits() {
   MachineLimits l;
   l.cacheline_rtt_us = 0.25;
+  l.cacheline_rtt_range_us = {0.2, 0.3};
   l.core_a = 0;
   l.core_b = 1;
   l.memcpy_GBps = {{8, 3.0}, {1024, 20.0}};
@@ -181,7 +182,7 @@ TEST(PointName, BackendOpNpBytes) {
 constexpr const char* kCsvHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit";
 
 TEST(CsvReporter, HeaderAndRows) {
   TempDir dir;
@@ -194,7 +195,7 @@ TEST(CsvReporter, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1],
             "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\",1,\"vm "
-            "vm\",intra");
+            "vm\",intra,,");
 
   rep->add(make_row(gather_point(), some_limits(), true, 900.0, 10000.0, false, true));
   rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, true));
@@ -204,9 +205,9 @@ TEST(CsvReporter, HeaderAndRows) {
   EXPECT_EQ(lines[0], kCsvHeader);
   EXPECT_EQ(lines[2],
             "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\",1,\"vm vm "
-            "vm vm\",");
+            "vm vm\",,,");
   EXPECT_EQ(lines[3],
-            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",");
+            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,");
 
   // Every line has as many fields as the header (the cores field is one quoted field).
   for (const auto& line : lines) {
@@ -216,7 +217,7 @@ TEST(CsvReporter, HeaderAndRows) {
       if (ch == '"') quoted = !quoted;
       if (ch == ',' && !quoted) ++commas;
     }
-    EXPECT_EQ(commas, 22) << line;
+    EXPECT_EQ(commas, 24) << line;
   }
 }
 
@@ -282,7 +283,9 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["hosts"], (std::vector<std::string>{"vm", "vm"}));
     EXPECT_EQ(r["nodes"], 1);
     EXPECT_EQ(r["pair"], "intra");
-    EXPECT_EQ(r.size(), 23u) << r.dump();  // the documented fields but counters
+    EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
+    EXPECT_TRUE(r["beyond_limit"].is_null());
+    EXPECT_EQ(r.size(), 25u) << r.dump();  // the documented fields but counters
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -484,12 +487,16 @@ TEST(TableReporter, WritesTablesWithFlags) {
     EXPECT_NE(text.find(title), std::string::npos) << title << "\n" << text;
   EXPECT_EQ(text.find("== gather: bandwidth versus size"), std::string::npos);  // no size rows
   EXPECT_EQ(text.find("== barrier: bandwidth versus size"), std::string::npos);
-  EXPECT_NE(text.find("flags: O = oversubscribed (more participants than cores on a node), C = "
-                      "contended (CPU stall > 5 % of the point's time), W = wrong results\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "flags: O = oversubscribed (more participants than cores on a node), C = "
+          "contended (CPU stall > 5 % of the point's time), W = wrong results, L = beyond its "
+          "machine limit (see the note)\n"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("machine limits: cache-line round trip 0.250 us (cpus 0 and 1);"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("machine limits: cache-line round trip 0.250 us [0.200 .. 0.300] (cpus 0 and 1);"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("latency_us"), std::string::npos);
 
@@ -536,11 +543,11 @@ TEST(TableReporter, WritesTablesWithFlags) {
           "1.00    0.00400  O\n"
           "     1K  mpi          1    2.00    1.00    1.50        [1.50 .. 2.50]  1.02400        "
           "1.00    0.51200  CW\n"
-          "limits at these sizes:\n"
-          "  bytes  limit         nodes   RTT_us  bw_GBps\n"
-          "      8  [memcpy]          1  0.00267     3.00\n"
-          "      8  [cache-line]      1  0.25000        -\n"
-          "     1K  [memcpy]          1  0.05120    20.00\n\n"),
+          "limits at these sizes (median and range over repetitions):\n"
+          "  bytes  limit         nodes   RTT_us  reps [min .. max] us  bw_GBps\n"
+          "      8  [memcpy]          1  0.00267  [0.00267 .. 0.00267]     3.00\n"
+          "      8  [cache-line]      1  0.25000  [0.20000 .. 0.30000]        -\n"
+          "     1K  [memcpy]          1  0.05120  [0.05120 .. 0.05120]    20.00\n\n"),
       std::string::npos)
       << text;
 }
@@ -619,7 +626,8 @@ TEST(TableReporter, SeveralNodesShowHostsPairsAndTheNetwork) {
   EXPECT_EQ(intra_rows, 1) << text;
   EXPECT_EQ(inter_rows, 1) << text;
   EXPECT_EQ(network_rows, 2) << text;  // round trip and bandwidth rows
-  EXPECT_NE(text.find("      8  [network]         2   0.06400    0.250\n"), std::string::npos)
+  EXPECT_NE(text.find("      8  [network]         2   0.06400                          0.250\n"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("    8       2.00      60.00  mpi intra  30.00x    0.00267\n"),
             std::string::npos)
@@ -707,10 +715,10 @@ TEST(Summary, TextAlignedOnTheDecimalPoint) {
   EXPECT_EQ(render_summary(tables),
             "== pingpong at np=2: RTT in us per size ==\n"
             "bytes        mpi  shm-staged  shm-direct  winner      margin  memcpy_us\n"
-            "    8    0.944       0.368 C     0.117 W  shm-staged   2.57x    0.00267\n"
-            "   1K    1.800       0.750       0.250    shm-direct   3.00x    0.05120\n"
-            "  64K   20.500           -      12.000 W  mpi              -          -\n"
-            "   1M  400.000 W   300.000 W    90.000 W  -                -  104.85760\n"
+            "    8    0.944       0.368 C    0.117 W   shm-staged   2.57x    0.00267\n"
+            "   1K    1.800       0.750      0.250     shm-direct   3.00x    0.05120\n"
+            "  64K   20.500           -     12.000 W   mpi              -          -\n"
+            "   1M  400.000 W   300.000 W   90.000 WL  -                -  104.85760\n"
             "\n"
             "== broadcast at 1K: time in ms per np ==\n"  // 1.25 ms: three digits, 2 decimals
             "np     mpi  shm-direct  winner      margin\n"
@@ -754,7 +762,7 @@ TEST(Summary, JsonView) {
   EXPECT_EQ(size["rows"][0], first) << size["rows"][0].dump(2);
   EXPECT_TRUE(size["rows"][3]["winner"].is_null());
   EXPECT_EQ(size["rows"][3]["flags"],
-            (nlohmann::json{{"mpi", "W"}, {"shm-staged", "W"}, {"shm-direct", "W"}}));
+            (nlohmann::json{{"mpi", "W"}, {"shm-staged", "W"}, {"shm-direct", "WL"}}));
 }
 
 TEST(Summary, SeveralNodesLabelPingpongByPair) {

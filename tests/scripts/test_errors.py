@@ -46,8 +46,8 @@ NINES = b"9" * 5000  # an integer of 5000 digits
 GBENCH = {"context": {"date": "2026-11-29T23:59:00+00:00", "host_name": "testhost",
                       "executable": "comops", "num_cpus": 2, "library_build_type": "release"},
           "benchmarks": [{"name": "mpi/pingpong/np:2/bytes:8", "run_type": "iteration",
-                          "repetitions": 1, "iterations": 1000, "real_time": 1.0,
-                          "cpu_time": 1.0, "time_unit": "us"}]}
+                          "repetitions": 1, "iterations": 1000, "real_time": 1000.0,
+                          "cpu_time": 1000.0, "time_unit": "ns"}]}
 
 # (file name, content: bytes, or None for "no file", or "dir" for a directory; the message after
 # "FILE: "). Every line a script prints for a bad file is "PROG: error: FILE: MESSAGE".

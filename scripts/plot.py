@@ -5,14 +5,19 @@ Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it 
   pingpong-rate-npNP     ping-pong rate = size / round trip versus size (paper Fig. 3)
   OP-bw-npNP             bandwidth versus size for broadcast, reduce-max (Figs. 4, 5) and, when
                          present, reduce-sum, gather, scatter
-  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6)
+  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6); one
+                         such size: a point per backend on a categorical axis
   OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);
                          barrier-vs-np for the barrier (it has no size)
-One line per backend label (mpi, shm-staged, swcc-64, ...), a shaded band from the minimum to
-the maximum over repetitions, hollow markers on points measured oversubscribed or contended,
-and the machine limit: single-thread memcpy bandwidth (half of it for the ping-pong rate, which
-counts one copy each way per round trip), the core-to-core cache-line round trip on the
-small-message figure, and the memcpy time of the bytes each point moves on time-versus-np.
+One line per backend label (mpi, shm-staged, swcc-8, swcc-64, swcc-sc, ...: numbered variants in
+numeric order), the minimum to maximum over repetitions as a shaded band (an error bar on a lone
+point), hollow markers on points measured oversubscribed or contended, stars (and a footnote
+saying why) on points whose row has beyond_limit, and the machine limits: single-thread memcpy
+bandwidth (half of it for the ping-pong rate, which counts one copy each way per round trip), a
+line where its sizes are dense, else marks at the measured sizes; the aggregate copy of all bound
+cores (context.limits.aggregate_memcpy) on the other bandwidth figures; the core-to-core
+cache-line round trip on the small-message figure; each with its range over repetitions when the
+file has it; and the memcpy time of the bytes each point moves on time-versus-np.
 Size "rows" are rows whose tables include "size", np rows those whose tables include "np".
 """
 

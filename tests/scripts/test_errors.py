@@ -278,7 +278,10 @@ class OddFieldTest(helpers.TempDirTest):
     ROW_FIELDS = ("backend", "op", "np", "bytes", "pair", "time_us", "time_us_reps",
                   "rep_times_us", "bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "wrong",
                   "oversubscribed", "contended", "tables", "iterations", "repetitions", "cores")
-    CONTEXT_PATHS = ("host", "options", "limits")
+    # the context compare.py's header reads as well
+    CONTEXT_PATHS = ("host", "options", "limits", "git_sha", "mpi_library", "compiler",
+                     "topology", "topology.cpu_model", "topology.cores", "options.sizes_bytes",
+                     "options.ops", "limits.memcpy", "limits.cacheline_rtt_us")
 
     def test_compare_refuses_or_compares(self):
         base = synth.write(self.path("base.json"), good_doc())

@@ -463,8 +463,8 @@ class ShapeAndLimitsFigureTest(helpers.TempDirTest):
                                             plot.BAND_TEXT, plot.BEYOND_TEXT])
         # long labels are wrapped in the legend, not in the line's own label
         self.assertEqual(ax.get_legend().get_texts()[3].get_text(),
-                         "aggregate memcpy, 2 threads at once (machine limit of a split\n"
-                         "copy); marks at the measured sizes only, bar: range")
+                         "aggregate memcpy, 2 threads at once (machine limit of a\n"
+                         "split copy); marks at the measured sizes only, bar: range")
         fig = self.figures["broadcast-bw-np2"]
         self.assertEqual([t.get_text() for t in fig.texts[1:]], [
             "* shm-direct 64 B: split copy: each of 2 participants copies half; aggregate "

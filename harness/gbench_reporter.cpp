@@ -1,4 +1,6 @@
 // Google Benchmark JSON reporter, so that Google Benchmark's tools/compare.py reads comops runs.
+// Times are in nanoseconds: compare.py prints whole time units, so microseconds would show an 8 B
+// ping-pong as "1 -> 1".
 #include <cmath>
 
 #include "harness/ops.hpp"
@@ -33,11 +35,12 @@ class GbenchReporter final : public Reporter {
     const std::string name = point_name(p);
     const double moved = op_bytes_moved(p.args);
     auto entry = [&](const std::string& run_type, double t_us, bool with_rate = true) {
+      const double t_ns = t_us * 1e3;
       nlohmann::json e = {
           {"name", name},     {"family_index", family_},    {"per_family_instance_index", 0},
           {"run_name", name}, {"run_type", run_type},       {"repetitions", p.repetitions},
-          {"threads", 1},     {"iterations", p.iterations}, {"real_time", t_us},
-          {"cpu_time", t_us}, {"time_unit", "us"}};
+          {"threads", 1},     {"iterations", p.iterations}, {"real_time", t_ns},
+          {"cpu_time", t_ns}, {"time_unit", "ns"}};
       if (with_rate && moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
       return e;
     };

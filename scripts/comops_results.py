@@ -44,7 +44,8 @@ def _brief(value, limit=40):
 # Integers a row may carry: np and bytes are used as plot coordinates (int64) and in sums.
 MAX_INT = 2 ** 53
 # Optional numbers of a row (absent or null allowed), all >= 0.
-ROW_NUMBERS = ("bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "cpu_stall_us")
+ROW_NUMBERS = ("bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "cpu_stall_us",
+               "aggregate_GBps")
 ROW_FLAGS = ("oversubscribed", "contended")
 
 
@@ -86,6 +87,8 @@ def _check_row(path, index, row):
         raise _not_comops(path, f"{where}.tables is not a list of strings")
     if row.get("pair") is not None and not isinstance(row["pair"], str):
         raise _not_comops(path, f"{where}.pair is not a string")
+    if row.get("beyond_limit") is not None and not isinstance(row["beyond_limit"], str):
+        raise _not_comops(path, f"{where}.beyond_limit is not a string or null")
 
 
 INTER_SUFFIX = " inter"  # an inter-node ping-pong's backend in a key: "mpi inter"
@@ -113,9 +116,25 @@ def op_order(op):
     return (OP_ORDER.index(op) if op in OP_ORDER else len(OP_ORDER), op)
 
 
+def backend_order(label):
+    """Sort key of a backend label: by family, then a numeric variant by its number (swcc-8,
+    swcc-64, swcc-4096), then the named ones (swcc-sc); "mpi inter" right after "mpi"."""
+    inter = label.endswith(INTER_SUFFIX)
+    name = label[: -len(INTER_SUFFIX)] if inter else label
+    family, _, variant = name.partition("-")
+    if variant.isdigit():
+        return (family, 1, int(variant), "", inter)
+    return (family, 0 if not variant else 2, 0, variant, inter)
+
+
+def backend_family(label):
+    """'shm' for 'shm-staged', 'mpi' for 'mpi inter', 'swcc' for 'swcc-64'."""
+    return label.split(" ")[0].split("-")[0]
+
+
 def sort_key(point):
     backend, op, np_, nbytes = point
-    return (op_order(op), backend, np_, nbytes)
+    return (op_order(op), backend_order(backend), np_, nbytes)
 
 
 class Results:
@@ -139,17 +158,48 @@ class Results:
 
     def memcpy_GBps(self):
         """{bytes: single-thread memcpy GB/s} from context.limits.memcpy, else from the rows."""
-        table = {}
-        entries = self.limits().get("memcpy")
-        for entry in entries if isinstance(entries, list) else []:
-            if isinstance(entry, dict) and _is_int(entry.get("bytes")) and _is_number(
-                    entry.get("bw_GBps")):
-                table[entry["bytes"]] = entry["bw_GBps"]
+        table = {b: bw for b, (bw, _) in self.memcpy_limits().items()}
         if not table:
             for row in self.rows.values():
                 if _is_number(row.get("memcpy_GBps")):
                     table[row["bytes"]] = row["memcpy_GBps"]
         return table
+
+    def memcpy_limits(self, name="memcpy"):
+        """{bytes: (GB/s, (min, max) or None)} of context.limits[name] ("memcpy": one thread;
+        "aggregate_memcpy": all bound cores at once), entries with bytes and bw_GBps only; the
+        range is bw_GBps_range when it is two numbers, min <= max."""
+        table = {}
+        entries = self.limits().get(name)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and _is_int(entry.get("bytes")) and _is_number(
+                    entry.get("bw_GBps")):
+                table[entry["bytes"]] = (entry["bw_GBps"], number_range(entry.get("bw_GBps_range")))
+        return table
+
+    def aggregate_threads(self):
+        """The threads of context.limits.aggregate_memcpy (the largest if they differ), or None."""
+        entries = self.limits().get("aggregate_memcpy")
+        threads = [e["threads"] for e in (entries if isinstance(entries, list) else [])
+                   if isinstance(e, dict) and _is_int(e.get("threads")) and e["threads"] > 0]
+        return max(threads) if threads else None
+
+    def cacheline_rtt_us(self):
+        """(cache-line round trip us, (min, max) or None), or None when not measured."""
+        limits = self.limits()
+        rtt = limits.get("cacheline_rtt_us")
+        if not _is_number(rtt):
+            return None
+        return float(rtt), number_range(limits.get("cacheline_rtt_us_range"))
+
+
+def number_range(value):
+    """(min, max) from a JSON [min, max] of non-negative numbers with min <= max, else None."""
+    if (isinstance(value, list) and len(value) == 2 and all(_is_number(v) and v >= 0
+                                                             for v in value)
+            and value[0] <= value[1]):
+        return float(value[0]), float(value[1])
+    return None
 
 
 def _json_kind(value):
@@ -278,8 +328,9 @@ def load(path):
 def merge(results, note=None):
     """Merges Results in order; a later file's row replaces an earlier one with the same key
     (reported through note(text)). Context: the first file's, with options.np_bytes,
-    options.size_np and limits.cacheline_rtt_us (with its range and cores) taken from the last
-    file that has them and the memcpy and aggregate_memcpy limits merged per size (later wins)."""
+    options.size_np and limits.cacheline_rtt_us (with its cores and range) taken from the last
+    file that has them and the memcpy and aggregate_memcpy limits merged per size (later
+    wins)."""
     note = note or (lambda text: None)
     merged = Results(list(results[0].paths), dict(results[0].context), dict(results[0].rows))
     merged.context["options"] = dict(results[0].options())
@@ -298,7 +349,7 @@ def merge(results, note=None):
                 merged.context["options"][name] = later.options()[name]
         limits = later.limits()
         if limits.get("cacheline_rtt_us") is not None:
-            for name in ("cacheline_rtt_us", "cacheline_rtt_us_range", "cacheline_cores"):
+            for name in ("cacheline_rtt_us", "cacheline_cores", "cacheline_rtt_us_range"):
                 merged.context["limits"][name] = limits.get(name)
         for name in ("memcpy", "aggregate_memcpy"):
             if isinstance(limits.get(name), list) and limits[name]:
@@ -370,3 +421,39 @@ def format_bytes(nbytes):
         if nbytes and nbytes % unit == 0:
             return f"{nbytes // unit}{suffix}"
     return str(nbytes)
+
+
+_BINARY_UNITS = (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024))
+
+
+def human_bytes(nbytes):
+    """A size as people read it: the largest exact binary unit, 8 -> '8 B', 65536 -> '64 KiB',
+    819200 -> '800 KiB', 1048576 -> '1 MiB', 1000 -> '1000 B'."""
+    for suffix, unit in _BINARY_UNITS:
+        if nbytes and nbytes % unit == 0:
+            return f"{nbytes // unit} {suffix}"
+    return f"{nbytes} B"
+
+
+def short_mpi_library(text, limit=40):
+    """MPI_Get_library_version's text in a few words: "MPICH 4.0.2 (ch4:ucx)", "MVAPICH2 2.3.7",
+    "Open MPI 4.1.4", "Intel(R) MPI Library 2021.10"; other text: its first line, whitespace
+    collapsed, cut at a word to at most limit characters with "..."; "" for none."""
+    text = str(text or "")
+    match = re.match(r"\s*(MPICH|MVAPICH2?)\s+Version\s*:\s*(\S+)", text)
+    if match:
+        device = re.search(re.escape(match.group(1)) + r"\s+Device\s*:\s*(\S+)", text)
+        return f"{match.group(1)} {match.group(2)}" + (f" ({device.group(1)})" if device else "")
+    match = re.match(r"\s*Open MPI v?([\w.]+)", text)
+    if match:
+        return f"Open MPI {match.group(1)}"
+    match = re.match(r"\s*(.*?MPI Library \S+)", text)
+    if match:
+        return match.group(1)
+    words = " ".join(text.strip().splitlines()[0].split()) if text.strip() else ""
+    if len(words) <= limit:
+        return words
+    cut = words[: limit - 3]
+    if words[limit - 3] != " " and " " in cut:  # not inside a word
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip() + "..."

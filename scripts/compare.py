@@ -5,10 +5,16 @@ Points are matched by (backend, op, np, bytes). For each matched point: the base
 median headline time (time_us_reps.median; ping-pong: the round trip), ratio = new / baseline,
 and a verdict:
 
-  slower  ratio > 1 + threshold and the change is significant
-  faster  ratio < 1 / (1 + threshold) and the change is significant
-  noisy   the ratio is past either bound but the change is not significant
-  same    the ratio is within the bounds (significant or not)
+  slower     ratio > 1 + threshold and the change is significant
+  faster     ratio < 1 / (1 + threshold) and the change is significant
+  noisy      the ratio is past either bound but the change is not significant
+  contended  both runs measured the point contended (CPU stall > 5 %): not judged
+  same       the ratio is within the bounds (significant or not)
+
+Rows are sorted by verdict in that order (slower: largest ratio first; faster: smallest first;
+the others: largest ratio first). Only the points both files have are listed; the others are
+counted (--list-unmatched lists them). A short header says what differs between the two runs'
+contexts: commit, host, CPU, cores, MPI library, compiler, options and limits.
 
 Significance, test "U": a two-sided Mann-Whitney U test on the per-repetition headline times
 (rep_times_us), as Google Benchmark's compare.py does; significant when p < alpha. The test is
@@ -21,8 +27,8 @@ repetitions (time_us_reps, else rep_times_us; a single value when neither exists
 
 Exit status: 0 no regression; 1 a point is slower (past the threshold and significant) or a row
 of NEW has wrong > 0; 2 a file is unreadable or not a comops results file (one line on stderr,
-"compare.py: error: FILE: ..."), or the files share no point.
---report-only turns 1 into 0. Points only in one file are listed but never fail.
+"compare.py: error: FILE: ..."), an unknown --op or --backend, or the files share no point.
+--report-only turns 1 into 0. Points only in one file never fail.
 """
 
 import argparse
@@ -94,11 +100,14 @@ def _mann_whitney_p_plain(a, b):
     return min(1.0, math.erfc(z / math.sqrt(2.0)))
 
 
+VERDICTS = ("slower", "faster", "noisy", "contended", "same", "n/a")  # the order rows are printed
+
+
 def judge(base, new, alpha, threshold):
     """The comparison of one matched point, as a dict."""
     t_base, t_new = cr.headline_us(base), cr.headline_us(new)
     out = {"base_us": t_base, "new_us": t_new, "ratio": None, "p_value": None, "test": "-",
-           "verdict": "n/a"}
+           "verdict": "n/a", "contended_in": contended_in(base, new)}
     if t_base is None or t_new is None or t_base <= 0:
         return out
     ratio = t_new / t_base
@@ -113,7 +122,9 @@ def judge(base, new, alpha, threshold):
         lo_a, hi_a = cr.spread_us(base) or (t_base, t_base)
         lo_b, hi_b = cr.spread_us(new) or (t_new, t_new)
         slower_sig, faster_sig = lo_b > hi_a, hi_b < lo_a
-    if ratio > 1.0 + threshold:
+    if out["contended_in"] == "both":
+        out["verdict"] = "contended"
+    elif ratio > 1.0 + threshold:
         out["verdict"] = "slower" if slower_sig else "noisy"
     elif ratio < 1.0 / (1.0 + threshold):
         out["verdict"] = "faster" if faster_sig else "noisy"
@@ -122,8 +133,111 @@ def judge(base, new, alpha, threshold):
     return out
 
 
+def contended_in(base, new):
+    """Which runs measured the point contended (row "contended"): "both", "baseline", "new" or
+    None."""
+    a, b = bool(base.get("contended")), bool(new.get("contended"))
+    return "both" if a and b else "baseline" if a else "new" if b else None
+
+
+def row_order(point):
+    """Sort key of a compared point: VERDICTS order, then the ratio (faster: smallest first,
+    others: largest first); a point without a ratio last in its verdict."""
+    ratio = point["ratio"]
+    if ratio is None:
+        by_ratio = math.inf
+    else:
+        by_ratio = ratio if point["verdict"] == "faster" else -ratio
+    return (VERDICTS.index(point["verdict"]), by_ratio)
+
+
 def _fmt(value, spec):
     return "-" if value is None else format(value, spec)
+
+
+def _names(text, what, known, family_of=None):
+    """The set of names of a comma list (--op, --backend), each a known name or, with family_of,
+    a family of known names (shm: shm-staged and shm-direct); ValueError names an unknown one."""
+    wanted = set()
+    for name in (n.strip() for n in text.split(",")):
+        matches = {k for k in known if k == name or (family_of and family_of(k) == name)}
+        if not matches:
+            raise ValueError(f"--{what}: unknown {what} {name!r} (the files have "
+                             f"{', '.join(sorted(known, key=ORDER[what])) or 'none'})")
+        wanted |= matches
+    return wanted
+
+
+ORDER = {"op": cr.op_order, "backend": cr.backend_order}
+
+
+# -- the two runs' contexts -------------------------------------------------------------------
+
+def _is_size(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _option_value(name, value, limit=34):
+    """An option's value in at most limit characters: sizes as 64 KiB (more than 4 sizes as
+    "21 sizes 8 B..8 MiB"), lists joined by commas (the items that fit, then ",..."), a longer
+    text cut with "..."."""
+    if name in ("sizes_bytes", "np_bytes") and (
+            _is_size(value) or isinstance(value, list) and value and all(map(_is_size, value))):
+        sizes = [cr.human_bytes(v) for v in (value if isinstance(value, list) else [value])]
+        return ",".join(sizes) if len(sizes) <= 4 else f"{len(sizes)} sizes {sizes[0]}..{sizes[-1]}"
+    if isinstance(value, list):
+        items = [str(v) for v in value]
+        text = ",".join(items) or "none"
+        while len(text) > limit and len(items) > 1:
+            items.pop()
+            text = ",".join(items) + ",..."
+    else:
+        text = "-" if value is None else str(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _memcpy_median(results, sizes):
+    table = results.memcpy_GBps()
+    values = [table[b] for b in sizes if b in table]
+    return cr.median(values) if values else None
+
+
+def context_differences(base, new):
+    """[(what, baseline text, new text)] for each context fact that differs between the runs:
+    commit, host, CPU model, cores, MPI library (shortened), compiler, each option, the
+    cache-line round trip and the single-thread memcpy bandwidth (median over the sizes both
+    measured), numbers to 3 significant digits."""
+    def topo(results, name):
+        topology = results.context.get("topology")
+        return topology.get(name) if isinstance(topology, dict) else None
+
+    facts = [("commit", lambda r: r.context.get("git_sha")),
+             ("host", lambda r: r.context.get("host")),
+             ("CPU", lambda r: topo(r, "cpu_model")),
+             ("cores", lambda r: topo(r, "cores")),
+             ("MPI", lambda r: cr.short_mpi_library(r.context.get("mpi_library")) or None),
+             ("compiler", lambda r: r.context.get("compiler"))]
+    out = []
+    for what, get in facts:
+        a, b = get(base), get(new)
+        if a != b:
+            out.append((what, "-" if a is None else str(a), "-" if b is None else str(b)))
+    options_a, options_b = base.options(), new.options()
+    for name in sorted(set(options_a) | set(options_b)):
+        a, b = options_a.get(name), options_b.get(name)
+        if a != b:
+            out.append((f"option {name}", _option_value(name, a), _option_value(name, b)))
+    rtt_a, rtt_b = base.cacheline_rtt_us(), new.cacheline_rtt_us()
+    limits = [("cache-line round trip", rtt_a and rtt_a[0], rtt_b and rtt_b[0], "us")]
+    shared = sorted(set(base.memcpy_GBps()) & set(new.memcpy_GBps()))
+    limits.append((f"memcpy median ({len(shared)} sizes)",
+                   _memcpy_median(base, shared), _memcpy_median(new, shared), "GB/s"))
+    for what, a, b, unit in limits:
+        text_a = "-" if a is None else f"{a:.3g} {unit}"
+        text_b = "-" if b is None else f"{b:.3g} {unit}"
+        if text_a != text_b and not (a is None and b is None):
+            out.append((what, text_a, text_b))
+    return out
 
 
 def main(argv=None):
@@ -135,6 +249,13 @@ def main(argv=None):
                         help="relative slowdown that fails, 0.20 = 20%% slower (default 0.20)")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="significance level of the U test (default 0.05)")
+    parser.add_argument("--op", metavar="OPS",
+                        help="compare only these ops, a comma list (pingpong,broadcast)")
+    parser.add_argument("--backend", metavar="BACKENDS",
+                        help="compare only these backend labels or families, a comma list "
+                        "(mpi,shm-staged; shm = every shm-*)")
+    parser.add_argument("--list-unmatched", action="store_true",
+                        help="also list the points only one file has (default: their count)")
     parser.add_argument("--report-only", action="store_true",
                         help="print the comparison but exit 0 even on a regression")
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON to OUT")
@@ -147,11 +268,25 @@ def main(argv=None):
         new = cr.load(args.new)
     except cr.ResultsError as e:
         return error(e, 2)
-    common = [p for p in base.points() if p in new.rows]
+    everything = set(base.rows) | set(new.rows)
+    try:
+        ops = _names(args.op, "op", {p[1] for p in everything}) if args.op else None
+        backends = (_names(args.backend, "backend", {p[0] for p in everything},
+                           cr.backend_family) if args.backend else None)
+    except ValueError as e:
+        return error(e, 2)
+
+    def wanted(point):
+        return (ops is None or point[1] in ops) and (backends is None or point[0] in backends)
+
+    base_points = [p for p in base.points() if wanted(p)]
+    new_points = [p for p in new.points() if wanted(p)]
+    common = [p for p in base_points if p in new.rows]
     if not common:
+        chosen = " of the chosen ops and backends" if ops or backends else ""
         return error(f"{cr.show_path(args.baseline)} and {cr.show_path(args.new)} have no point "
-                     f"(backend, op, np, bytes) in common ({len(base.rows)} and {len(new.rows)} "
-                     "points)", 2)
+                     f"(backend, op, np, bytes){chosen} in common ({len(base_points)} and "
+                     f"{len(new_points)} points)", 2)
 
     points = []
     for point in common:
@@ -159,28 +294,60 @@ def main(argv=None):
                "bytes": point[3]}
         row.update(judge(base.rows[point], new.rows[point], args.alpha, args.threshold))
         points.append(row)
-    only_base = [cr.key_name(p) for p in base.points() if p not in new.rows]
-    only_new = [cr.key_name(p) for p in new.points() if p not in base.rows]
-    wrong_new = {cr.key_name(p): new.rows[p]["wrong"] for p in new.points()
+    points.sort(key=row_order)
+    only_base = [p for p in base_points if p not in new.rows]
+    only_new = [p for p in new_points if p not in base.rows]
+    wrong_new = {cr.key_name(p): new.rows[p]["wrong"] for p in new_points
                  if new.rows[p].get("wrong")}
-    wrong_base = {cr.key_name(p): base.rows[p]["wrong"] for p in base.points()
+    wrong_base = {cr.key_name(p): base.rows[p]["wrong"] for p in base_points
                   if base.rows[p].get("wrong")}
+    differences = context_differences(base, new)
 
-    print(f"baseline: {args.baseline}\nnew:      {args.new}\n"
-          f"threshold {args.threshold:.0%} slower, alpha {args.alpha}; times: median headline "
-          "time over repetitions in us (ping-pong: round trip)\n")
-    width = max(len("point"), *(len(p["point"]) for p in points))
-    print(f"{'point':<{width}}  {'base_us':>11}  {'new_us':>11}  {'ratio':>7}  {'p-value':>7}  "
-          f"{'test':<5}  verdict")
+    print(f"baseline: {args.baseline}\nnew:      {args.new}")
+    if differences:
+        width = max(len(d[0]) for d in differences)
+        print("the runs differ in:")
+        for what, a, b in differences:
+            print(f"  {what:<{width}}  {a} -> {b}")
+    else:
+        print("the runs have the same commit, host, CPU, MPI, compiler, options and limits")
+    filters = "".join(f", {name} {value}" for name, value in (("--op", args.op),
+                                                             ("--backend", args.backend)) if value)
+    print(f"threshold {args.threshold:.0%} slower, alpha {args.alpha}{filters}\n"
+          "times: median headline time over repetitions in us (ping-pong: round trip)\n")
+    table = [("op", "backend", "np", "size", "base_us", "new_us", "ratio", "p-value", "test",
+              "verdict")]
     for p in points:
-        print(f"{p['point']:<{width}}  {_fmt(p['base_us'], '11.4g')}  {_fmt(p['new_us'], '11.4g')}"
-              f"  {_fmt(p['ratio'], '7.3f')}  {_fmt(p['p_value'], '7.4f')}  {p['test']:<5}  "
-              f"{p['verdict']}")
-    for title, names in (("only in baseline", only_base), ("only in new", only_new)):
-        if names:
-            print(f"\n{title} ({len(names)}, not compared):")
-            for name in names:
-                print(f"  {name}")
+        note = f" (C {p['contended_in']})" if p["contended_in"] in ("baseline", "new") else ""
+        table.append((p["op"], p["backend"], str(p["np"]), cr.human_bytes(p["bytes"]),
+                      _fmt(p["base_us"], ".3f"), _fmt(p["new_us"], ".3f"),
+                      _fmt(p["ratio"], ".3f"), _fmt(p["p_value"], ".4f"), p["test"],
+                      p["verdict"] + note))
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    right = {2, 3, 4, 5, 6, 7}
+    for r in table:
+        print("  ".join(f"{c:>{w}}" if i in right else f"{c:<{w}}"
+                        for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+
+    counts = {v: sum(p["verdict"] == v for p in points) for v in VERDICTS}
+    both = counts["contended"]
+    one = sum(p["contended_in"] in ("baseline", "new") for p in points)
+    if both:
+        print(f"\n{both} point(s) contended in both runs (CPU stall > 5 %): verdict contended,\n"
+              "not judged slower or faster (their times are not trustworthy)")
+    if one:
+        print(f"\n{one} point(s) contended in one run only, marked (C baseline) or (C new): their "
+              "verdicts\nstand, but a busy machine may explain them")
+    if only_base or only_new:
+        if args.list_unmatched:
+            for title, names in (("only in baseline", only_base), ("only in new", only_new)):
+                if names:
+                    print(f"\n{title} ({len(names)}, not compared):")
+                    for point in names:
+                        print(f"  {point[1]} {point[0]} np {point[2]} {cr.human_bytes(point[3])}")
+        else:
+            print(f"\nnot compared: {len(only_base)} point(s) only in baseline, {len(only_new)} "
+                  "only in new (--list-unmatched lists them)")
     for title, wrong in (("wrong results in baseline (not a failure of NEW)", wrong_base),
                          ("WRONG RESULTS IN NEW", wrong_new)):
         if wrong:
@@ -188,10 +355,8 @@ def main(argv=None):
             for name, count in wrong.items():
                 print(f"  {name}: {count} wrong elements")
 
-    counts = {v: sum(p["verdict"] == v for p in points)
-              for v in ("slower", "faster", "same", "noisy", "n/a")}
-    print(f"\n{len(points)} points compared: " + ", ".join(f"{n} {v}" for v, n in counts.items()
-                                                          if n or v != "n/a"))
+    print(f"\n{len(points)} points compared: " + ", ".join(
+        f"{n} {v}" for v, n in counts.items() if n or v not in ("n/a", "contended")))
     failures = []
     if counts["slower"]:
         failures.append(f"{counts['slower']} point(s) significantly slower than "
@@ -205,8 +370,12 @@ def main(argv=None):
 
     if args.json:
         report = {"baseline": args.baseline, "new": args.new, "threshold": args.threshold,
-                  "alpha": args.alpha, "points": points, "only_in_baseline": only_base,
-                  "only_in_new": only_new, "wrong_in_new": wrong_new,
+                  "alpha": args.alpha, "ops": sorted(ops, key=cr.op_order) if ops else None,
+                  "backends": sorted(backends, key=cr.backend_order) if backends else None,
+                  "context_differences": [{"what": w, "baseline": a, "new": b}
+                                          for w, a, b in differences],
+                  "points": points, "only_in_baseline": [cr.key_name(p) for p in only_base],
+                  "only_in_new": [cr.key_name(p) for p in only_new], "wrong_in_new": wrong_new,
                   "wrong_in_baseline": wrong_base, "counts": counts, "failures": failures,
                   "exit_status": status}
         try:

@@ -5,20 +5,26 @@ Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it 
   pingpong-rate-npNP     ping-pong rate = size / round trip versus size (paper Fig. 3)
   OP-bw-npNP             bandwidth versus size for broadcast, reduce-max (Figs. 4, 5) and, when
                          present, reduce-sum, gather, scatter
-  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6)
+  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6); one
+                         such size: a point per backend on a categorical axis
   OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);
                          barrier-vs-np for the barrier (it has no size)
-One line per backend label (mpi, shm-staged, swcc-64, ...), a shaded band from the minimum to
-the maximum over repetitions, hollow markers on points measured oversubscribed or contended,
-and the machine limit: single-thread memcpy bandwidth (half of it for the ping-pong rate, which
-counts one copy each way per round trip), the core-to-core cache-line round trip on the
-small-message figure, and the memcpy time of the bytes each point moves on time-versus-np.
+One line per backend label (mpi, shm-staged, swcc-8, swcc-64, swcc-sc, ...: numbered variants in
+numeric order), the minimum to maximum over repetitions as a shaded band (an error bar on a lone
+point), hollow markers on points measured oversubscribed or contended, stars (and a footnote
+saying why) on points whose row has beyond_limit, and the machine limits: single-thread memcpy
+bandwidth (half of it for the ping-pong rate, which counts one copy each way per round trip), a
+line where its sizes are dense, else marks at the measured sizes; the aggregate copy of all bound
+cores (context.limits.aggregate_memcpy) on the other bandwidth figures; the core-to-core
+cache-line round trip on the small-message figure; each with its range over repetitions when the
+file has it; and the memcpy time of the bytes each point moves on time-versus-np.
 Size "rows" are rows whose tables include "size", np rows those whose tables include "np".
 """
 
 import argparse
 import os
 import sys
+import textwrap
 
 import comops_results as cr
 
@@ -29,6 +35,12 @@ PAPER_NP_OPS = ("pingpong", "broadcast", "reduce-max")
 FAMILY_STYLE = {"mpi": ("-", "o"), "shm": ("--", "s"), "swcc": (":", "^")}
 FLAG_TEXT = "hollow marker: oversubscribed (np > cores) or contended (CPU stall > 5 %)"
 BAND_TEXT = "shaded: min-max over repetitions"
+ERRORBAR_TEXT = "error bar: min-max over repetitions"
+BEYOND_TEXT = "star: beyond its machine limit (why: below the plot)"
+MEASURED_ONLY = "marks at the measured sizes only"
+LEGEND_WIDTH = 60      # characters of a legend line
+MAX_BEYOND_NOTES = 6  # footnote lines for points beyond their limit; then "... and N more"
+NOTE_LINE = 0.03      # a footnote line's height, as a share of the figure
 
 
 def note(text):
@@ -51,6 +63,20 @@ def op_title(op):
             "reduce-sum": "Reduction (sum)"}.get(op, op.capitalize())
 
 
+def dense(sizes):
+    """True when sizes (sorted) are at least 2 and each at most twice the one before: a line
+    through them then shows what lies between; else only the measured sizes are marked."""
+    return len(sizes) >= 2 and all(b <= 2 * a for a, b in zip(sizes, sizes[1:]))
+
+
+class Drawn:
+    """What series() drew on one axes, for the legend's keys and the footnotes."""
+
+    def __init__(self):
+        self.band = self.errorbar = self.flagged = False
+        self.beyond = []  # (backend, where, explanation) of points beyond their machine limit
+
+
 class Figures:
     """Builds the figures of one Results as matplotlib Figures (outside pyplot: nothing to close);
     all() yields them, save() writes one. Raises ImportError without matplotlib."""
@@ -64,20 +90,20 @@ class Figures:
         self.Figure, self.ticker, self.Line2D, self.Patch = Figure, ticker, Line2D, Patch
         matplotlib.rcParams["svg.hashsalt"] = "comops"  # stable SVG ids run to run
         self.results = results
-        backends = sorted({p[0] for p in results.rows})
+        backends = sorted({p[0] for p in results.rows}, key=cr.backend_order)
         cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
         self.color = {b: cycle[i % len(cycle)] for i, b in enumerate(backends)}
 
     # -- helpers -------------------------------------------------------------------------------
     def style(self, backend):
-        line, marker = FAMILY_STYLE.get(backend.split("-")[0].split(" ")[0], ("-.", "D"))
+        line, marker = FAMILY_STYLE.get(cr.backend_family(backend), ("-.", "D"))
         return ("--" if backend.endswith(cr.INTER_SUFFIX) else line), marker
 
     def footer(self, fig, extra):
         ctx = self.results.context
         parts = [f"host {ctx.get('host', '?')}", str(ctx.get("date", "?"))[:10],
                  f"comops {ctx.get('comops_version', '?')} ({ctx.get('git_sha', '?')})",
-                 " ".join(str(ctx.get("mpi_library", "")).split())[:40], extra]
+                 cr.short_mpi_library(ctx.get("mpi_library")), extra]
         fig.text(0.01, 0.01, " | ".join(p for p in parts if p), fontsize=7, color="0.35")
 
     def size_axis(self, ax, sizes):
@@ -85,19 +111,22 @@ class Figures:
         lo, hi = min(sizes), max(sizes)
         exps = [e for e in range(0, 64) if lo <= 2 ** e <= hi] or [lo.bit_length() - 1]
         step = max(1, (len(exps) + 9) // 10)
-        ax.set_xticks([2 ** e for e in exps[::step]])
+        ax.set_xticks([2 ** e for e in exps[::step]] if lo < hi else [lo])
+        if lo == hi:  # one size: a padded axis around it, labelled with it
+            ax.set_xlim(lo / 2, lo * 2)
         ax.xaxis.set_major_formatter(self.ticker.FuncFormatter(
             lambda x, _: cr.format_bytes(int(round(x)))))
         ax.xaxis.set_minor_formatter(self.ticker.NullFormatter())
         ax.set_xlabel("message size (bytes; K = 1024)")
 
-    def series(self, ax, rows, x_of, y_of, band_of):
-        """One line per backend; returns True when some point was flagged."""
-        any_flag = False
+    def series(self, ax, rows, x_of, y_of, band_of, where):
+        """One line per backend (in cr.backend_order); returns a Drawn. where(row): how a
+        footnote names the point ("1 MiB", "np 4")."""
+        drawn = Drawn()
         by_backend = {}
         for row in rows:
             by_backend.setdefault(cr.key(row)[0], []).append(row)  # "mpi inter": its own line
-        for backend in sorted(by_backend):
+        for backend in sorted(by_backend, key=cr.backend_order):
             pts = sorted(by_backend[backend], key=x_of)
             pts = [r for r in pts if y_of(r) is not None]
             if not pts:
@@ -110,36 +139,68 @@ class Figures:
             ax.plot(xs, ys, linestyle=line, marker=marker, markevery=plain, color=color,
                     label=backend, markersize=5)
             if hollow:
-                any_flag = True
+                drawn.flagged = True
                 ax.plot([xs[i] for i in hollow], [ys[i] for i in hollow], linestyle="none",
                         marker=marker, markersize=6, markerfacecolor="white", color=color)
+            beyond = [i for i, r in enumerate(pts) if isinstance(r.get("beyond_limit"), str)
+                      and r["beyond_limit"].strip()]
+            if beyond:
+                ax.plot([xs[i] for i in beyond], [ys[i] for i in beyond], linestyle="none",
+                        marker="*", markersize=12, color=color, markeredgecolor="black",
+                        markeredgewidth=0.6, label="_beyond limit")
+                drawn.beyond += [(backend, where(pts[i]), " ".join(pts[i]["beyond_limit"].split()))
+                                 for i in beyond]
             bands = [band_of(r) for r in pts]
             if all(b is not None for b in bands) and len(pts) > 1:
+                drawn.band = True
                 ax.fill_between(xs, [b[0] for b in bands], [b[1] for b in bands], color=color,
                                 alpha=0.15, linewidth=0)
             elif len(pts) == 1 and bands[0] is not None:
+                drawn.errorbar = True
                 ax.errorbar(xs, ys, yerr=[[ys[0] - bands[0][0]], [bands[0][1] - ys[0]]],
                             color=color, capsize=3, linestyle="none")
-        return any_flag
+        return drawn
 
-    def finish(self, fig, ax, any_flag, extra_footer):
-        """The legend (with the band and hollow-marker keys), grid and footer."""
+    def finish(self, fig, ax, drawn, extra_footer):
+        """The legend (with a key for each kind of mark drawn), grid, footer and the footnotes
+        on points beyond their limit."""
         handles, labels = ax.get_legend_handles_labels()
-        handles.append(self.Patch(color="0.5", alpha=0.3, linewidth=0))
-        labels.append(BAND_TEXT)
-        if any_flag:
+        if drawn.band:
+            handles.append(self.Patch(color="0.5", alpha=0.3, linewidth=0))
+            labels.append(BAND_TEXT)
+        if drawn.errorbar:
+            handles.append(self.Line2D([], [], linestyle="none", marker="|", markersize=10,
+                                       color="0.3"))
+            labels.append(ERRORBAR_TEXT)
+        if drawn.flagged:
             handles.append(self.Line2D([], [], linestyle="none", marker="o", color="0.3",
                                        markerfacecolor="white"))
             labels.append(FLAG_TEXT)
-        # Outside the axes, on the right: inside, it hid the slowest backends' lines.
-        ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                  borderaxespad=0.0)
+        if drawn.beyond:
+            handles.append(self.Line2D([], [], linestyle="none", marker="*", markersize=10,
+                                       color="0.6", markeredgecolor="black"))
+            labels.append(BEYOND_TEXT)
+        # Outside the axes, on the right: inside, it hid the slowest backends' lines. Long labels
+        # wrap, so that the legend does not squeeze the axes.
+        ax.legend(handles, [textwrap.fill(label, LEGEND_WIDTH) for label in labels], fontsize=7,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         ax.grid(True, which="major", alpha=0.3)
         self.footer(fig, extra_footer)
+        lines = []
+        for backend, where, why in drawn.beyond[:MAX_BEYOND_NOTES]:
+            lines += textwrap.wrap(f"* {backend} {where}: {why}", 170,
+                                   subsequent_indent="    ")
+        if len(drawn.beyond) > MAX_BEYOND_NOTES:
+            lines.append(f"... and {len(drawn.beyond) - MAX_BEYOND_NOTES} more points beyond "
+                         "their limit")
+        fig.comops_bottom = 0.03 + NOTE_LINE * len(lines)  # room save() keeps below the axes
+        if lines:
+            fig.text(0.01, 0.01 + NOTE_LINE, "\n".join(lines), fontsize=7, color="0.2",
+                     va="bottom")
 
     @staticmethod
     def save(fig, path, fmt, dpi):
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.tight_layout(rect=(0, getattr(fig, "comops_bottom", 0.03), 1, 1))
         metadata = {"Date": None} if fmt in ("svg", "pdf") else None
         fig.savefig(path, format=fmt, dpi=dpi, metadata=metadata, bbox_inches="tight")
 
@@ -150,17 +211,50 @@ class Figures:
         return fig, ax
 
     def cacheline_line(self, ax):
-        """The core-to-core cache-line round trip as a horizontal line; its value or None."""
-        limits = self.results.limits()
-        rtt = limits.get("cacheline_rtt_us")
-        if not isinstance(rtt, (int, float)) or isinstance(rtt, bool):
+        """The core-to-core cache-line round trip as a horizontal line, its range over
+        repetitions (when measured) as a band; returns its value or None."""
+        measured = self.results.cacheline_rtt_us()
+        if measured is None:
             return None
-        cores = limits.get("cacheline_cores")
+        rtt, spread = measured
+        cores = self.results.limits().get("cacheline_cores")
         between = (f", cores {cores[0]}-{cores[1]}"
                    if isinstance(cores, list) and len(cores) == 2 else "")
-        ax.axhline(rtt, color="black", linestyle="--", linewidth=1,
-                   label=f"cache-line round trip{between} (machine limit, {rtt:.3g} us)")
+        label = f"cache-line round trip{between} (machine limit, {rtt:.3g} us)"
+        if spread:
+            label += f"; grey band: its range, {spread[0]:.3g}-{spread[1]:.3g} us"
+            ax.axhspan(spread[0], spread[1], color="black", alpha=0.08, linewidth=0,
+                       label="_cache-line range")
+        ax.axhline(rtt, color="black", linestyle="--", linewidth=1, label=label)
         return rtt
+
+    def limit_marks(self, ax, table, scale, label, color, linestyle, sizes):
+        """A machine limit measured per size ({bytes: (GB/s, range or None)}, times scale) within
+        sizes' span: a line when the measured sizes are dense(), else marks at each measured size;
+        its range over repetitions, when measured, as a band (line) or bars (marks)."""
+        xs = sorted(b for b in table if min(sizes) <= b <= max(sizes))
+        if not xs:
+            return
+        ys = [table[b][0] * scale for b in xs]
+        spread = [table[b][1] for b in xs]
+        ranged = all(r is not None for r in spread)
+        if dense(xs):
+            label += "; band: its range" if ranged else ""
+            ax.plot(xs, ys, color=color, linestyle=linestyle, linewidth=1, label=label)
+            if ranged:
+                ax.fill_between(xs, [r[0] * scale for r in spread],
+                                [r[1] * scale for r in spread], color=color, alpha=0.12,
+                                linewidth=0, label="_limit range")
+            return
+        label += f"; {MEASURED_ONLY}" + (", bar: range" if ranged else "")
+        if ranged:
+            ax.errorbar(xs, ys, yerr=[[y - r[0] * scale for y, r in zip(ys, spread)],
+                                      [r[1] * scale - y for y, r in zip(ys, spread)]],
+                        color=color, linestyle="none", marker="_", markersize=14,
+                        markeredgewidth=2, capsize=0, label=label)
+        else:
+            ax.plot(xs, ys, color=color, linestyle="none", marker="_", markersize=14,
+                    markeredgewidth=2, label=label)
 
     # -- figures -------------------------------------------------------------------------------
     def bandwidth(self, op, np_, rows):
@@ -186,37 +280,60 @@ class Figures:
         rows = [r for r in rows if value(r)]
         if not rows:
             return None
-        flag = self.series(ax, rows, lambda r: r["bytes"], value, band)
+        drawn = self.series(ax, rows, lambda r: r["bytes"], value, band,
+                            lambda r: cr.human_bytes(r["bytes"]))
         sizes = [r["bytes"] for r in rows]
-        limit = {b: bw for b, bw in self.results.memcpy_GBps().items()
-                 if min(sizes) <= b <= max(sizes)}
-        if limit:
-            xs = sorted(limit)
-            half = 0.5 if rate else 1.0
-            ax.plot(xs, [limit[b] * half for b in xs], color="black", linestyle="--",
-                    linewidth=1,
-                    label="memcpy / 2, 1 thread (machine limit: one copy each way)" if rate
-                    else "memcpy, 1 thread (machine limit)")
+        if rate:
+            self.limit_marks(ax, self.memcpy_table(), 0.5,
+                             "memcpy / 2, 1 thread (machine limit: one copy each way)", "black",
+                             "--", sizes)
+        else:
+            self.limit_marks(ax, self.memcpy_table(), 1.0, "memcpy, 1 thread (machine limit)",
+                             "black", "--", sizes)
+            threads = self.results.aggregate_threads()
+            self.limit_marks(ax, self.results.memcpy_limits("aggregate_memcpy"), 1.0,
+                             "aggregate memcpy" + (f", {threads} threads" if threads else "")
+                             + " at once (machine limit of a split copy)", "0.45", "-.", sizes)
         self.size_axis(ax, sizes)
         ax.set_yscale("log")
         ax.set_ylabel("ping-pong rate = size / round trip (GB/s, GB = 1e9 B)" if rate else
                       "bandwidth (GB/s, GB = 1e9 B)")
-        self.finish(fig, ax, flag, f"np {np_}")
+        self.finish(fig, ax, drawn, f"np {np_}")
         return (f"pingpong-rate-np{np_}" if rate else f"{op}-bw-np{np_}"), fig
 
+    def memcpy_table(self):
+        """{bytes: (single-thread memcpy GB/s, range or None)}: context.limits.memcpy, else the
+        rows' memcpy_GBps."""
+        table = self.results.memcpy_limits()
+        return table or {b: (bw, None) for b, bw in self.results.memcpy_GBps().items()}
+
     def small_pingpong(self, np_, rows):
-        """Small-message round-trip time with the cache-line round trip: (name, Figure) or None."""
+        """Small-message round-trip time with the cache-line round trip: (name, Figure) or None.
+        Several sizes: time versus size; one size: one point per backend (a categorical axis)."""
         rows = [r for r in rows if r["bytes"] <= SMALL_MAX_BYTES and cr.headline_us(r)]
         if not rows:
             return None
-        fig, ax = self.new_axes(f"Small-message ping-pong time, np = {np_}")
-        flag = self.series(ax, rows, lambda r: r["bytes"], cr.headline_us, cr.spread_us)
+        sizes = sorted({r["bytes"] for r in rows})
+        if len(sizes) == 1:
+            fig, ax = self.new_axes(f"Small-message ping-pong time, {cr.human_bytes(sizes[0])}, "
+                                    f"np = {np_}")
+            backends = sorted({cr.key(r)[0] for r in rows}, key=cr.backend_order)
+            drawn = self.series(ax, rows, lambda r: backends.index(cr.key(r)[0]),
+                                cr.headline_us, cr.spread_us, lambda r: cr.human_bytes(r["bytes"]))
+            ax.set_xticks(range(len(backends)), backends)
+            ax.set_xlim(-0.6, len(backends) - 0.4)
+            ax.set_xlabel(f"backend (message size {cr.human_bytes(sizes[0])}, the only size of at "
+                          f"most {SMALL_MAX_BYTES} bytes measured)")
+        else:
+            fig, ax = self.new_axes(f"Small-message ping-pong time, np = {np_}")
+            drawn = self.series(ax, rows, lambda r: r["bytes"], cr.headline_us, cr.spread_us,
+                                lambda r: cr.human_bytes(r["bytes"]))
+            ax.set_xlabel("message size (bytes)")
+            ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
         self.cacheline_line(ax)
-        ax.set_xlabel("message size (bytes)")
         ax.set_ylabel("round-trip time (us)")
         ax.set_ylim(bottom=0)
-        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
-        self.finish(fig, ax, flag, f"np {np_}")
+        self.finish(fig, ax, drawn, f"np {np_}")
         return f"pingpong-small-np{np_}", fig
 
     def versus_np(self, op, nbytes, rows):
@@ -227,7 +344,8 @@ class Figures:
             return None
         at = "" if op == "barrier" else f", {cr.format_bytes(nbytes)} ({nbytes} bytes)"
         fig, ax = self.new_axes(f"{op_title(op)} time versus participants{at}")
-        flag = self.series(ax, rows, lambda r: r["np"], cr.headline_us, cr.spread_us)
+        drawn = self.series(ax, rows, lambda r: r["np"], cr.headline_us, cr.spread_us,
+                            lambda r: f"np {r['np']}")
         memcpy = self.results.memcpy_GBps()
         limit = {}
         for r in rows:  # bytes moved = bw x headline time (time_us.max), at memcpy speed
@@ -250,7 +368,7 @@ class Figures:
             ax.set_yscale("log")
         else:
             ax.set_ylim(bottom=0)
-        self.finish(fig, ax, flag, f"{cr.format_bytes(nbytes)}" if at else "")
+        self.finish(fig, ax, drawn, f"{cr.format_bytes(nbytes)}" if at else "")
         return (f"{op}-vs-np" if op == "barrier" else f"{op}-vs-np-{cr.format_bytes(nbytes)}"), fig
 
     def all(self, wanted_np, nbytes, note=note):

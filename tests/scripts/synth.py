@@ -16,7 +16,8 @@ def context(**overrides):
         "options": {"backends": list(BACKENDS), "ops": ["pingpong", "broadcast", "reduce-max"],
                     "np": [2, 3, 4], "sizes_bytes": SIZES, "np_bytes": 819200, "size_np": 4,
                     "iterations": None, "warmup": None, "repetitions": 5, "bind": "compact"},
-        "topology": {"packages": 1, "numa_nodes": 1, "cores": 2, "pus": 2, "summary": "2 cores"},
+        "topology": {"packages": 1, "numa_nodes": 1, "cores": 2, "pus": 2, "summary": "2 cores",
+                     "cpu_model": "Test CPU"},
         "limits": {"cacheline_rtt_us": 0.48, "cacheline_cores": [0, 1],
                    "memcpy": [{"bytes": b, "bw_GBps": min(20.0, 0.4 * b ** 0.5)} for b in SIZES]},
         "backends": {b: {} for b in BACKENDS},
@@ -25,8 +26,23 @@ def context(**overrides):
     return ctx
 
 
-def row(backend, op, np_, nbytes, reps, tables=("size",), wrong=0, flagged=False):
-    """One result row whose repetitions took reps (headline us each)."""
+def ranged_limits(memcpy, aggregate=None, threads=2, rtt=0.5, rtt_range=(0.25, 1.0)):
+    """context.limits as comops writes them with repetitions: the cache-line round trip with its
+    range, memcpy ({bytes: GB/s}) and aggregate memcpy ({bytes: GB/s}, all threads at once) per
+    size, each with bw_GBps_range [0.75 x, 1.25 x] of its value."""
+    def entries(table, **extra):
+        return [dict({"bytes": b, "bw_GBps": bw, "bw_GBps_range": [0.75 * bw, 1.25 * bw]},
+                     **extra) for b, bw in table.items()]
+    limits = {"cacheline_rtt_us": rtt, "cacheline_cores": [0, 1],
+              "cacheline_rtt_us_range": list(rtt_range), "memcpy": entries(memcpy)}
+    if aggregate is not None:
+        limits["aggregate_memcpy"] = entries(aggregate, threads=threads)
+    return limits
+
+
+def row(backend, op, np_, nbytes, reps, tables=("size",), wrong=0, flagged=False, **fields):
+    """One result row whose repetitions took reps (headline us each); fields: other row fields
+    to set (contended=True, beyond_limit="...", aggregate_GBps=...)."""
     reps = [float(t) for t in reps]
     ordered = sorted(reps)
     n = len(ordered)
@@ -42,6 +58,7 @@ def row(backend, op, np_, nbytes, reps, tables=("size",), wrong=0, flagged=False
     if op == "pingpong":
         r["latency_us"] = med / 2
         r["rate_GBps"] = nbytes / med * 1e-3
+    r.update(fields)
     return r
 
 

@@ -46,8 +46,8 @@ NINES = b"9" * 5000  # an integer of 5000 digits
 GBENCH = {"context": {"date": "2026-11-29T23:59:00+00:00", "host_name": "testhost",
                       "executable": "comops", "num_cpus": 2, "library_build_type": "release"},
           "benchmarks": [{"name": "mpi/pingpong/np:2/bytes:8", "run_type": "iteration",
-                          "repetitions": 1, "iterations": 1000, "real_time": 1.0,
-                          "cpu_time": 1.0, "time_unit": "us"}]}
+                          "repetitions": 1, "iterations": 1000, "real_time": 1000.0,
+                          "cpu_time": 1000.0, "time_unit": "ns"}]}
 
 # (file name, content: bytes, or None for "no file", or "dir" for a directory; the message after
 # "FILE: "). Every line a script prints for a bad file is "PROG: error: FILE: MESSAGE".
@@ -278,7 +278,10 @@ class OddFieldTest(helpers.TempDirTest):
     ROW_FIELDS = ("backend", "op", "np", "bytes", "pair", "time_us", "time_us_reps",
                   "rep_times_us", "bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "wrong",
                   "oversubscribed", "contended", "tables", "iterations", "repetitions", "cores")
-    CONTEXT_PATHS = ("host", "options", "limits")
+    # the context compare.py's header reads as well
+    CONTEXT_PATHS = ("host", "options", "limits", "git_sha", "mpi_library", "compiler",
+                     "topology", "topology.cpu_model", "topology.cores", "options.sizes_bytes",
+                     "options.ops", "limits.memcpy", "limits.cacheline_rtt_us")
 
     def test_compare_refuses_or_compares(self):
         base = synth.write(self.path("base.json"), good_doc())

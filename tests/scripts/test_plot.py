@@ -49,6 +49,10 @@ PINGPONG_NP = {2: 1.0, 3: 8.0, 4: 64.0}  # at 800K, np rows: 64x, a log axis
 BCAST_NP = {2: (2.0, 8.0), 3: (4.0, 6.0), 4: (8.0, 4.0)}  # (headline, bw); memcpy_GBps 16
 BARRIER_NP = {2: 1.0, 3: 2.0, 4: 4.0}
 CACHELINE_LABEL = "cache-line round trip, cores 0-3 (machine limit, 0.5 us)"
+# MEMCPY's sizes are far apart: the limit is marked at those sizes, not drawn as a line
+RATE_LIMIT = "memcpy / 2, 1 thread (machine limit: one copy each way); marks at the measured " \
+    "sizes only"
+BW_LIMIT = "memcpy, 1 thread (machine limit); marks at the measured sizes only"
 
 
 def content_doc():
@@ -116,7 +120,8 @@ def bands(ax):
 
 
 def legend_texts(ax):
-    return [t.get_text() for t in ax.get_legend().get_texts()]
+    """The legend's labels, each unwrapped (plot.py wraps long ones over lines)."""
+    return [" ".join(t.get_text().split("\n")) for t in ax.get_legend().get_texts()]
 
 
 @NEEDS_MATPLOTLIB
@@ -151,13 +156,15 @@ class FigureContentTest(helpers.TempDirTest):
         expected = {b: (sorted(p), [p[n][1] if p[n][1] is not None else n / p[n][0] * 1e-3
                                      for n in sorted(p)]) for b, p in RATE.items()}
         expected["mpi inter"] = (sorted(INTER_RATE), [INTER_RATE[n][1] for n in sorted(INTER_RATE)])
-        limit = "memcpy / 2, 1 thread (machine limit: one copy each way)"
         sizes = [n for n in sorted(MEMCPY) if n <= 65536]
-        expected[limit] = (sizes, [MEMCPY[n] / 2 for n in sizes])
+        expected[RATE_LIMIT] = (sizes, [MEMCPY[n] / 2 for n in sizes])
         self.assertEqual(series_of(ax), expected)
+        limit = line_of(ax, RATE_LIMIT)
+        self.assertEqual((limit.get_linestyle(), limit.get_marker()), ("None", "_"))
         self.assertEqual(hollow_points(ax), [(64, 64 / 32.0 * 1e-3)])  # swcc-64's oversubscribed
-        self.assertEqual(legend_texts(ax), ["mpi", "mpi inter", "shm-staged", "swcc-64", limit,
-                                            plot.BAND_TEXT, plot.FLAG_TEXT])
+        self.assertEqual(legend_texts(ax), ["mpi", "mpi inter", "shm-staged", "swcc-64",
+                                            RATE_LIMIT, plot.BAND_TEXT, plot.FLAG_TEXT])
+        self.assertEqual(len(self.figures["pingpong-rate-np4"].texts), 1)  # the footer only
 
     def test_pingpong_rate_axes(self):
         ax = self.axes("pingpong-rate-np4")
@@ -175,7 +182,7 @@ class FigureContentTest(helpers.TempDirTest):
                          ["8", "32", "128", "512", "2K", "8K", "32K"])
         self.assertEqual(self.figures["pingpong-rate-np4"].texts[0].get_text(),
                          "host testhost | 2026-11-29 | comops 0.1.0 (abc1234) | "
-                         "MPICH Version: 4.0.2 | np 4")
+                         "MPICH 4.0.2 | np 4")
 
     def test_line_styles_and_colors(self):
         ax = self.axes("pingpong-rate-np4")
@@ -185,8 +192,7 @@ class FigureContentTest(helpers.TempDirTest):
                                   "shm-staged": ("--", "s"), "swcc-64": (":", "^")})
         colors = {b: line_of(ax, b).get_color() for b in styles}
         self.assertEqual(len(set(colors.values())), 4, colors)
-        self.assertEqual(line_of(ax, "memcpy / 2, 1 thread (machine limit: one copy each way)")
-                         .get_color(), "black")
+        self.assertEqual(line_of(ax, RATE_LIMIT).get_color(), "black")
         # the same backend keeps its color on every figure
         small = self.axes("pingpong-small-np4")
         bcast = self.axes("broadcast-bw-np4")
@@ -213,12 +219,12 @@ class FigureContentTest(helpers.TempDirTest):
         self.assertEqual(ax.get_title(), "Broadcast bandwidth, np = 4 - testhost")
         self.assertEqual(ax.get_ylabel(), "bandwidth (GB/s, GB = 1e9 B)")
         self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
-        limit = "memcpy, 1 thread (machine limit)"
         sizes = [64, 1024, 65536]  # the memcpy sizes within the rows' sizes
         self.assertEqual(series_of(ax), {
             "mpi": (sizes, [0.1, 1.0, 3.0]), "shm-staged": ([1024], [2.5]),
-            limit: (sizes, [MEMCPY[n] for n in sizes])})
-        self.assertEqual(legend_texts(ax), ["mpi", "shm-staged", limit, plot.BAND_TEXT])
+            BW_LIMIT: (sizes, [MEMCPY[n] for n in sizes])})  # no aggregate copy in this file
+        self.assertEqual(legend_texts(ax), ["mpi", "shm-staged", BW_LIMIT, plot.BAND_TEXT,
+                                            plot.ERRORBAR_TEXT])
         self.assertEqual(hollow_points(ax), [])
         # mpi: a band; shm-staged's single point: an error bar from v / 2 to 2 v
         self.assertEqual(bands(ax), [{64: (0.05, 0.2), 1024: (0.5, 2.0), 65536: (1.5, 6.0)}])
@@ -242,8 +248,10 @@ class FigureContentTest(helpers.TempDirTest):
         cacheline = line_of(ax, CACHELINE_LABEL)
         self.assertEqual(list(cacheline.get_ydata()), [0.5, 0.5])
         self.assertEqual(hollow_points(ax), [(64, 32.0)])
+        # mpi inter's single point has an error bar, the others a band
         self.assertEqual(legend_texts(ax), ["mpi", "mpi inter", "shm-staged", "swcc-64",
-                                            CACHELINE_LABEL, plot.BAND_TEXT, plot.FLAG_TEXT])
+                                            CACHELINE_LABEL, plot.BAND_TEXT, plot.ERRORBAR_TEXT,
+                                            plot.FLAG_TEXT])
         # bands from time_us_reps min to max
         self.assertEqual(bands(ax)[0], {8: (0.5, 2.0), 64: (1.0, 4.0)})
 
@@ -276,7 +284,7 @@ class FigureContentTest(helpers.TempDirTest):
         self.assertEqual(ax.get_yscale(), "linear")
         self.assertEqual(self.figures["barrier-vs-np"].texts[0].get_text(),
                          "host testhost | 2026-11-29 | comops 0.1.0 (abc1234) | "
-                         "MPICH Version: 4.0.2")
+                         "MPICH 4.0.2")
 
     def test_np_and_np_bytes_choose_the_rows(self):
         doc = content_doc()
@@ -324,6 +332,195 @@ class FigureContentTest(helpers.TempDirTest):
             self.assertNotIn("shm-staged", series_of(self.axes(name)), name)
 
 
+def limit_band(ax):
+    """band_ranges() of the machine limit's range band (fill_between labelled '_limit range')."""
+    (band,) = [c for c in ax.collections if c.get_label() == "_limit range"]
+    return band_ranges(band)
+
+
+def beyond_points(ax):
+    """(x, y) of the stars on points beyond their machine limit."""
+    return sorted((x, y) for line in ax.get_lines() if line.get_label() == "_beyond limit"
+                  for x, y in zip(line.get_xdata(), line.get_ydata()))
+
+
+def errorbar_segments(container):
+    return [s.tolist() for s in container.lines[2][0].get_segments()]
+
+
+@NEEDS_MATPLOTLIB
+class ShapeAndLimitsFigureTest(helpers.TempDirTest):
+    """Figures of one size, backend order, and the machine limits: dense or sparse memcpy sizes,
+    the limits' ranges, the aggregate copy and points beyond their limit (context.limits keys
+    cacheline_rtt_us_range, memcpy[].bw_GBps_range, aggregate_memcpy; row beyond_limit)."""
+
+    def build(self, rows, limits=None, wanted_np=None):
+        ctx = synth.context(limits=limits or {"cacheline_rtt_us": 0.5, "cacheline_cores": [0, 3],
+                                              "memcpy": [{"bytes": b, "bw_GBps": bw}
+                                                         for b, bw in MEMCPY.items()]})
+        results = cr.load(synth.write(self.path("r.json"),
+                                      {"comops_format": 1, "context": ctx, "results": rows}))
+        self.figures = dict(plot.Figures(results).all(wanted_np, 819200, lambda text: None))
+        return self.figures
+
+    def axes(self, name):
+        (ax,) = self.figures[name].axes
+        return ax
+
+    def test_swcc_variants_sort_by_number(self):
+        backends = ["swcc-sc", "swcc-4096", "swcc-64", "swcc-8", "shm-staged", "mpi"]
+        self.build([prow(b, "pingpong", 2, n, 1.0 + i) for i, b in enumerate(backends)
+                    for n in (8, 64)])
+        ordered = ["mpi", "shm-staged", "swcc-8", "swcc-64", "swcc-4096", "swcc-sc"]
+        import matplotlib
+        colors = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+        for name in ("pingpong-rate-np2", "pingpong-small-np2"):
+            ax = self.axes(name)
+            self.assertEqual(legend_texts(ax)[:6], ordered, name)
+            # colors are given in the same order, the same on every figure
+            self.assertEqual([line_of(ax, b).get_color() for b in ordered], colors[:6], name)
+
+    def test_one_small_size_is_a_point_per_backend(self):
+        heads = {"mpi": 2.0, "shm-staged": 1.0, "swcc-64": 8.0}
+        self.build([prow(b, "pingpong", 2, n, t * n / 8) for b, t in heads.items()
+                    for n in (8, 1048576)])
+        ax = self.axes("pingpong-small-np2")
+        self.assertEqual(ax.get_title(), "Small-message ping-pong time, 8 B, np = 2 - testhost")
+        self.assertEqual(ax.get_xlabel(), "backend (message size 8 B, the only size of at most "
+                         "80 bytes measured)")
+        self.assertEqual(list(ax.get_xticks()), [0, 1, 2])
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()],
+                         ["mpi", "shm-staged", "swcc-64"])
+        self.assertEqual(ax.get_xlim(), (-0.6, 2.6))
+        self.assertEqual({k: v for k, v in series_of(ax).items() if k != CACHELINE_LABEL},
+                         {"mpi": ([0], [2.0]), "shm-staged": ([1], [1.0]),
+                          "swcc-64": ([2], [8.0])})
+        # one error bar per backend, t / 2 to 2 t; no shaded band, and the legend says so
+        self.assertEqual([errorbar_segments(c) for c in ax.containers],
+                         [[[[0, 1.0], [0, 4.0]]], [[[1, 0.5], [1, 2.0]]],
+                          [[[2, 4.0], [2, 16.0]]]])
+        self.assertEqual(bands(ax), [])
+        self.assertEqual(legend_texts(ax), ["mpi", "shm-staged", "swcc-64", CACHELINE_LABEL,
+                                            plot.ERRORBAR_TEXT])
+
+    def test_one_size_bandwidth_has_a_padded_axis(self):
+        self.build([prow(b, "broadcast", 2, 65536, 4.0, bw_GBps=bw)
+                    for b, bw in (("mpi", 2.0), ("shm-direct", 8.0))])
+        ax = self.axes("broadcast-bw-np2")
+        self.assertEqual(ax.get_xlim(), (32768, 131072))
+        self.assertEqual(list(ax.get_xticks()), [65536])
+        self.assertEqual(ax.xaxis.get_major_formatter()(65536, 0), "64K")
+        self.assertEqual(legend_texts(ax), ["mpi", "shm-direct", BW_LIMIT, plot.ERRORBAR_TEXT])
+        self.assertEqual(series_of(ax)[BW_LIMIT], ([65536], [16.0]))
+
+    def test_dense_memcpy_sizes_are_a_line(self):
+        memcpy = {2 ** e: float(e) for e in range(3, 17)}  # 8 B to 64 KiB, every power of two
+        self.build([prow("mpi", "broadcast", 2, n, 1.0, bw_GBps=1.0) for n in (8, 1024, 65536)],
+                   {"memcpy": [{"bytes": b, "bw_GBps": bw} for b, bw in memcpy.items()]})
+        ax = self.axes("broadcast-bw-np2")
+        limit = line_of(ax, "memcpy, 1 thread (machine limit)")
+        self.assertEqual((limit.get_linestyle(), limit.get_marker()), ("--", "None"))
+        self.assertEqual((list(limit.get_xdata()), list(limit.get_ydata())),
+                         (sorted(memcpy), [memcpy[b] for b in sorted(memcpy)]))
+        self.assertEqual(legend_texts(ax), ["mpi", "memcpy, 1 thread (machine limit)",
+                                            plot.BAND_TEXT])
+        self.assertEqual([plot.dense(s) for s in ([8, 16], [8, 16, 64], [8], [])],
+                         [True, False, False, False])
+
+    def ranged_doc_rows(self):
+        sizes = [8, 16, 32, 64]
+        rows = [prow("mpi", "broadcast", 2, n, 2.0, bw_GBps=n / 16, aggregate_GBps=8.0,
+                     beyond_limit=None) for n in sizes]
+        rows += [prow("shm-direct", "broadcast", 2, n, 1.0, bw_GBps=n / 4, aggregate_GBps=8.0,
+                      beyond_limit="split copy: each of 2 participants copies half; aggregate "
+                      "memcpy 8 GB/s" if n == 64 else None) for n in sizes]
+        rows += [prow("mpi", "pingpong", 2, n, 1.0, rate_GBps=n / 1000) for n in sizes]
+        return rows
+
+    def test_limit_ranges_aggregate_copy_and_points_beyond(self):
+        memcpy = {8: 2.0, 16: 4.0, 32: 8.0, 64: 16.0}       # dense: a line and a band
+        aggregate = {8: 4.0, 64: 32.0}                      # sparse: marks with bars
+        self.build(self.ranged_doc_rows(), synth.ranged_limits(memcpy, aggregate, threads=2))
+        ax = self.axes("broadcast-bw-np2")
+        memcpy_label = "memcpy, 1 thread (machine limit); band: its range"
+        aggregate_label = ("aggregate memcpy, 2 threads at once (machine limit of a split copy); "
+                           "marks at the measured sizes only, bar: range")
+        self.assertEqual(series_of(ax), {
+            "mpi": ([8, 16, 32, 64], [0.5, 1.0, 2.0, 4.0]),
+            "shm-direct": ([8, 16, 32, 64], [2.0, 4.0, 8.0, 16.0]),
+            memcpy_label: ([8, 16, 32, 64], [2.0, 4.0, 8.0, 16.0])})
+        self.assertEqual(limit_band(ax), {8: (1.5, 2.5), 16: (3.0, 5.0), 32: (6.0, 10.0),
+                                          64: (12.0, 20.0)})
+        (aggregate_bars,) = [c for c in ax.containers if c.get_label() == aggregate_label]
+        marks = aggregate_bars.lines[0]
+        self.assertEqual((list(marks.get_xdata()), list(marks.get_ydata())),
+                         ([8, 64], [4.0, 32.0]))
+        self.assertEqual(errorbar_segments(aggregate_bars),
+                         [[[8, 3.0], [8, 5.0]], [[64, 24.0], [64, 40.0]]])
+        # shm-direct's 64 B point is beyond its limit: a star and a footnote that says why
+        self.assertEqual(beyond_points(ax), [(64, 16.0)])
+        self.assertEqual(legend_texts(ax), ["mpi", "shm-direct", memcpy_label, aggregate_label,
+                                            plot.BAND_TEXT, plot.BEYOND_TEXT])
+        # long labels are wrapped in the legend, not in the line's own label
+        self.assertEqual(ax.get_legend().get_texts()[3].get_text(),
+                         "aggregate memcpy, 2 threads at once (machine limit of a\n"
+                         "split copy); marks at the measured sizes only, bar: range")
+        fig = self.figures["broadcast-bw-np2"]
+        self.assertEqual([t.get_text() for t in fig.texts[1:]], [
+            "* shm-direct 64 B: split copy: each of 2 participants copies half; aggregate "
+            "memcpy 8 GB/s"])
+        self.assertEqual(fig.comops_bottom, 0.03 + plot.NOTE_LINE)
+        # the ping-pong rate: half the memcpy range; a ping-pong is no split copy
+        rate = self.axes("pingpong-rate-np2")
+        self.assertEqual(legend_texts(rate)[1:], [
+            "memcpy / 2, 1 thread (machine limit: one copy each way); band: its range",
+            plot.BAND_TEXT])
+        self.assertEqual(limit_band(rate), {8: (0.75, 1.25), 16: (1.5, 2.5), 32: (3.0, 5.0),
+                                            64: (6.0, 10.0)})
+        self.assertEqual(beyond_points(rate), [])
+        self.assertEqual(len(self.figures["pingpong-rate-np2"].texts), 1)
+        # the cache-line round trip with its range as a grey band
+        small = self.axes("pingpong-small-np2")
+        label = ("cache-line round trip, cores 0-1 (machine limit, 0.5 us); grey band: its range, "
+                 "0.25-1 us")
+        self.assertEqual(list(line_of(small, label).get_ydata()), [0.5, 0.5])
+        (span,) = [p for p in small.patches if p.get_label() == "_cache-line range"]
+        self.assertEqual(sorted({y for _, y in span.get_xy()}), [0.25, 1.0])
+
+    def test_many_points_beyond_are_summed_up(self):
+        rows = [prow("shm-direct", "broadcast", 2, 2 ** e, 1.0, bw_GBps=1.0,
+                     beyond_limit=f"reason {e}") for e in range(3, 11)]
+        self.build(rows)
+        fig = self.figures["broadcast-bw-np2"]
+        self.assertEqual(fig.texts[1].get_text().splitlines(),
+                         [f"* shm-direct {cr.human_bytes(2 ** e)}: reason {e}"
+                          for e in range(3, 9)] + ["... and 2 more points beyond their limit"])
+        self.assertEqual(fig.comops_bottom, 0.03 + 7 * plot.NOTE_LINE)
+        self.assertEqual(len(beyond_points(self.axes("broadcast-bw-np2"))), 8)
+
+    def test_files_without_ranges_draw_no_range(self):
+        self.build(self.ranged_doc_rows())  # the MEMCPY limits, no ranges, no aggregate copy
+        ax = self.axes("broadcast-bw-np2")
+        self.assertEqual([c.get_label() for c in ax.collections if
+                          c.get_label().startswith("_limit")], [])
+        self.assertEqual(ax.containers, [])
+        self.assertEqual(legend_texts(ax), ["mpi", "shm-direct", BW_LIMIT, plot.BAND_TEXT,
+                                            plot.BEYOND_TEXT])
+        self.assertEqual(list(self.axes("pingpong-small-np2").patches), [])
+        self.assertIn(CACHELINE_LABEL, legend_texts(self.axes("pingpong-small-np2")))
+
+    def test_limits_figures_are_written(self):
+        rows = self.ranged_doc_rows()
+        ctx = synth.context(limits=synth.ranged_limits({8: 2.0, 64: 16.0}, {8: 4.0, 64: 32.0}))
+        src = synth.write(self.path("results.json"),
+                          {"comops_format": 1, "context": ctx, "results": rows})
+        proc = run_script("plot.py", src, "-o", self.path("fig"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(sorted(os.listdir(self.path("fig"))),
+                         ["broadcast-bw-np2.png", "pingpong-rate-np2.png",
+                          "pingpong-small-np2.png"])
+
+
 @NEEDS_MATPLOTLIB
 class OddFieldFigureTest(helpers.TempDirTest):
     """Odd values in the fields plot.py reads: the loader refuses them, or every figure is built
@@ -331,9 +528,11 @@ class OddFieldFigureTest(helpers.TempDirTest):
     compare.py: test_errors.OddFieldTest."""
 
     ROW_FIELDS = ("backend", "np", "bytes", "pair", "time_us", "time_us_reps", "rep_times_us",
-                  "bw_GBps", "rate_GBps", "memcpy_GBps", "oversubscribed", "tables")
+                  "bw_GBps", "rate_GBps", "memcpy_GBps", "oversubscribed", "tables",
+                  "beyond_limit", "aggregate_GBps")
     CONTEXT_PATHS = ("options.np_bytes", "limits.memcpy", "limits.cacheline_rtt_us",
-                     "limits.cacheline_cores")
+                     "limits.cacheline_cores", "limits.cacheline_rtt_us_range",
+                     "limits.aggregate_memcpy", "mpi_library")
 
     def test_refused_or_drawn(self):
         from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -77,17 +77,26 @@ class LoadTest(helpers.TempDirTest):
                 ("tables", ["size", 1], "tables is not a list of strings"),
                 ("pair", ["inter"], "pair is not a string"),
                 ("wrong", -1, "wrong is not a non-negative integer"),
-                ("wrong", 1.0, "wrong is not a non-negative integer")):
+                ("wrong", 1.0, "wrong is not a non-negative integer"),
+                ("aggregate_GBps", "2", "aggregate_GBps is not a non-negative number or null"),
+                ("beyond_limit", True, "beyond_limit is not a string or null"),
+                ("beyond_limit", ["x"], "beyond_limit is not a string or null")):
             with self.subTest(field=field, value=value):
                 self.assertRejected(
                     {"comops_format": 1, "results": [dict(good, **{field: value})]},
                     f"results[0].{reason}")
 
+    def test_unknown_top_level_keys_are_ignored(self):
+        # comops may add derived views beside "results" (a "summary"); readers skip them
+        doc = dict(synth.full_result(ops=("pingpong",)), summary={"pingpong": []}, extra=[1])
+        self.assertEqual(self.load_doc(doc).rows,
+                         self.load_doc(synth.full_result(ops=("pingpong",))).rows)
+
     def test_accepts_null_and_absent_optional_fields(self):
         good = synth.row("mpi", "barrier", 2, 0, [1.0])
         optional = ("time_us", "time_us_reps", "rep_times_us", "bw_GBps", "rate_GBps",
                     "latency_us", "memcpy_GBps", "cpu_stall_us", "oversubscribed", "contended",
-                    "wrong", "tables", "pair")
+                    "wrong", "tables", "pair", "aggregate_GBps", "beyond_limit")
         for field in optional:
             with self.subTest(field=field):
                 row = dict(good, **{field: None})
@@ -164,6 +173,40 @@ class LoadTest(helpers.TempDirTest):
         self.assertEqual(res.context["host"], "testhost")  # the first file's context
 
 
+    def test_limits_with_ranges_and_the_aggregate_copy(self):
+        ctx = synth.context(limits=synth.ranged_limits({8: 2.0, 64: 4.0}, {8: 4.0, 64: 16.0},
+                                                       threads=4))
+        res = self.load_doc({"comops_format": 1, "context": ctx, "results": []})
+        self.assertEqual(res.memcpy_limits(), {8: (2.0, (1.5, 2.5)), 64: (4.0, (3.0, 5.0))})
+        self.assertEqual(res.memcpy_limits("aggregate_memcpy"),
+                         {8: (4.0, (3.0, 5.0)), 64: (16.0, (12.0, 20.0))})
+        self.assertEqual(res.aggregate_threads(), 4)
+        self.assertEqual(res.cacheline_rtt_us(), (0.5, (0.25, 1.0)))
+        self.assertEqual(res.memcpy_GBps(), {8: 2.0, 64: 4.0})
+        # files written before the ranges: no range, no aggregate copy
+        old = self.load_doc(synth.full_result(ops=("pingpong",)))
+        self.assertEqual(old.memcpy_limits()[8], (min(20.0, 0.4 * 8 ** 0.5), None))
+        self.assertEqual(old.memcpy_limits("aggregate_memcpy"), {})
+        self.assertIsNone(old.aggregate_threads())
+        self.assertEqual(old.cacheline_rtt_us(), (0.48, None))
+        # odd ranges are no ranges
+        for bad in ([1.0], [2.0, 1.0], [-1.0, 1.0], ["0", 1], None, {}):
+            self.assertIsNone(cr.number_range(bad), bad)
+
+    def test_merge_takes_later_ranges_and_aggregate_copy(self):
+        a = synth.full_result(ops=("pingpong",))
+        b = {"comops_format": 1, "results": [],
+             "context": synth.context(limits=synth.ranged_limits({8: 99.0}, {8: 198.0},
+                                                                 rtt=0.3, rtt_range=(0.2, 0.4)))}
+        res = cr.load_all([synth.write(self.path("a.json"), a),
+                           synth.write(self.path("b.json"), b)])
+        self.assertEqual(res.cacheline_rtt_us(), (0.3, (0.2, 0.4)))
+        self.assertEqual(res.memcpy_limits()[8], (99.0, (74.25, 123.75)))
+        self.assertEqual(res.memcpy_limits()[16], (1.6, None))  # the first file's
+        self.assertEqual(res.memcpy_limits("aggregate_memcpy"), {8: (198.0, (148.5, 247.5))})
+        self.assertEqual(res.aggregate_threads(), 2)
+
+
 class RowTest(unittest.TestCase):
     def test_headline_spread_samples(self):
         row = synth.row("mpi", "broadcast", 4, 8, [3.0, 1.0, 2.0, 4.0])
@@ -197,6 +240,43 @@ class RowTest(unittest.TestCase):
                          ["0", "8", "1000", "1K", "800K", "1M"])
         self.assertEqual(cr.key_name(("swcc-64", "reduce-max", 4, 1024)),
                          "swcc-64/reduce-max/np:4/bytes:1024")
+        self.assertEqual([cr.human_bytes(n) for n in (0, 8, 1000, 1024, 1536, 65536, 819200,
+                                                      1048576, 3 * 1024 ** 3)],
+                         ["0 B", "8 B", "1000 B", "1 KiB", "1536 B", "64 KiB", "800 KiB",
+                          "1 MiB", "3 GiB"])
+
+    def test_backend_order_sorts_variants_by_number(self):
+        labels = ["swcc-sc", "swcc-4096", "shm-staged", "mpi inter", "swcc-64", "swcc-8", "mpi",
+                  "shm-direct", "swcc"]
+        self.assertEqual(sorted(labels, key=cr.backend_order),
+                         ["mpi", "mpi inter", "shm-direct", "shm-staged", "swcc", "swcc-8",
+                          "swcc-64", "swcc-4096", "swcc-sc"])
+        self.assertEqual([cr.backend_family(b) for b in ("mpi inter", "shm-staged", "swcc-64")],
+                         ["mpi", "shm", "swcc"])
+        points = [("swcc-64", "pingpong", 2, 8), ("swcc-8", "pingpong", 2, 8),
+                  ("mpi", "broadcast", 2, 8)]
+        self.assertEqual(sorted(points, key=cr.sort_key), [points[1], points[0], points[2]])
+
+    def test_short_mpi_library(self):
+        mpich = ("MPICH Version:      4.0.2\nMPICH Release date: Thu Apr  7 12:34:45 CDT 2022\n"
+                 "MPICH ABI:          14:2:2\nMPICH Device:       ch4:ucx\nMPICH configure: "
+                 "--build=x86_64-linux-gnu --prefix=/usr\n")
+        cases = [(mpich, "MPICH 4.0.2 (ch4:ucx)"),
+                 (" ".join(mpich.split()), "MPICH 4.0.2 (ch4:ucx)"),  # as a one-line string
+                 ("MPICH Version: 4.0.2", "MPICH 4.0.2"),
+                 ("MVAPICH2 Version      :\t2.3.7\nMVAPICH2 Release date :\tWed March 02 2022\n"
+                  "MVAPICH2 Device       :\tch3:mrail\n", "MVAPICH2 2.3.7 (ch3:mrail)"),
+                 ("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, "
+                  "May 26, 2022", "Open MPI 4.1.4"),
+                 ("Intel(R) MPI Library 2021.10 for Linux* OS\n", "Intel(R) MPI Library 2021.10"),
+                 ("Some MPI 1.0\nsecond line", "Some MPI 1.0"),
+                 ("An MPI whose version text is one long line without any structure at all",
+                  "An MPI whose version text is one long..."),
+                 ("An MPI whose version text is one longer line without any structure",
+                  "An MPI whose version text is one..."),
+                 ("", ""), (None, "")]
+        for text, short in cases:
+            self.assertEqual(cr.short_mpi_library(text), short, text)
 
     def test_inter_node_pairs_are_their_own_points(self):
         intra = dict(synth.row("mpi", "pingpong", 2, 8, [1.0]), pair="intra")

@@ -360,9 +360,10 @@ TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
     EXPECT_EQ(e["threads"], 1);
     EXPECT_EQ(e["family_index"], 0);
     EXPECT_EQ(e["per_family_instance_index"], 0);
-    EXPECT_DOUBLE_EQ(e["real_time"].get<double>(), reps[i]);
-    EXPECT_DOUBLE_EQ(e["cpu_time"].get<double>(), reps[i]);
-    EXPECT_EQ(e["time_unit"], "us");
+    // nanoseconds: Google Benchmark's compare.py prints whole units
+    EXPECT_DOUBLE_EQ(e["real_time"].get<double>(), reps[i] * 1000);
+    EXPECT_DOUBLE_EQ(e["cpu_time"].get<double>(), reps[i] * 1000);
+    EXPECT_EQ(e["time_unit"], "ns");
     EXPECT_DOUBLE_EQ(e["bytes_per_second"].get<double>(), 16.0 / (reps[i] * 1e-6));
     EXPECT_FALSE(e.contains("aggregate_name"));
   }
@@ -376,9 +377,9 @@ TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
     EXPECT_EQ(e["aggregate_name"], aggs[i]);
     EXPECT_EQ(e["repetitions"], 3);
     EXPECT_EQ(e["iterations"], 10000);
-    EXPECT_EQ(e["time_unit"], "us");
-    EXPECT_NEAR(e["real_time"].get<double>(), values[i], 1e-12) << aggs[i];
-    EXPECT_NEAR(e["cpu_time"].get<double>(), values[i], 1e-12) << aggs[i];
+    EXPECT_EQ(e["time_unit"], "ns");
+    EXPECT_NEAR(e["real_time"].get<double>(), values[i] * 1000, 1e-9) << aggs[i];
+    EXPECT_NEAR(e["cpu_time"].get<double>(), values[i] * 1000, 1e-9) << aggs[i];
     EXPECT_FALSE(e.contains("repetition_index")) << aggs[i];
     if (i == 2) {
       EXPECT_FALSE(e.contains("bytes_per_second"));  // a spread of times is not a rate

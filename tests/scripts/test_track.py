@@ -222,7 +222,7 @@ class TrackDbTest(helpers.TempDirTest):
                            "[20.0, 20.4, 19.8, 20.2, 20.0]", 0, 10.0)])
         fingerprint = json.loads(self.rows("SELECT fingerprint FROM machines")[0][0])
         self.assertEqual(fingerprint, {
-            "cpu_model": "unknown", "cores": 2, "nodes": 1, "mpi_library": "MPICH 4.0.2",
+            "cpu_model": "Test CPU", "cores": 2, "nodes": 1, "mpi_library": "MPICH 4.0.2",
             "compiler": "GCC 12.2.0",
             "options": {"bind": "compact", "placement": None, "pair": None, "iterations": None,
                         "warmup": None, "world_size": 4}})

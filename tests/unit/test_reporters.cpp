@@ -527,8 +527,9 @@ TEST(TableReporter, WritesTablesWithFlags) {
   EXPECT_EQ(memcpy_rows, 4) << text;     // sizes 8 and 1K, and the two np tables at 1K
 
   // The notes, then the summary, then the tables; fixed decimals per column, the limits below.
-  EXPECT_EQ(text.rfind("comops: note: the machine was busy: 1 of 4 points contended (C); their "
-                       "times are not trustworthy\ncomops: note: 1 of 4 points oversubscribed "
+  EXPECT_EQ(text.rfind("comops: note: 1 of 4 points contended (C: other work took CPU time "
+                       "while they ran); their times are not trustworthy\ncomops: note: 1 of 4 "
+                       "points oversubscribed "
                        "(O): more participants than cores on a node; read them for correctness, "
                        "not speed\n== pingpong at np=2: RTT in us per size ==\n",
                        0),
@@ -804,11 +805,11 @@ TEST(BusyNote, OnlyWhenThereIsSomethingToSay) {
   const std::vector<Row> contended{summary_row("mpi", 8, 1.0, 0, true),
                                    summary_row("mpi", 16, 1.0)};
   EXPECT_EQ(busy_note(contended, 0.974),
-            "comops: note: the machine was busy: 97 % idle before the run, 1 of 2 points "
-            "contended (C); their times are not trustworthy\n");
+            "comops: note: 1 of 2 points contended (C: other work took CPU time while they ran; "
+            "97 % idle before the run); their times are not trustworthy\n");
   EXPECT_EQ(busy_note(contended, std::nullopt),
-            "comops: note: the machine was busy: 1 of 2 points contended (C); their times are "
-            "not trustworthy\n");
+            "comops: note: 1 of 2 points contended (C: other work took CPU time while they ran); "
+            "their times are not trustworthy\n");
   std::vector<Row> over = contended;
   over.push_back(np_row("mpi", 4, 10.0, true));
   EXPECT_EQ(busy_note(over, 0.5),

@@ -285,8 +285,9 @@ def _parse(path, data):
         raise _not_comops(path, f"invalid JSON: {str(e).split(':')[0]}")
 
 
-def load(path):
-    """Reads and validates one comops results file; raises ResultsError with a one-line reason."""
+def read_document(path):
+    """The JSON document in path, unvalidated; raises ResultsError with a one-line reason when
+    the file cannot be read or is not JSON."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -296,7 +297,12 @@ def load(path):
         raise ResultsError(f"{show_path(path)}: no such file")
     except OSError as e:
         raise ResultsError(f"{show_path(path)}: cannot read ({e.strerror or e})")
-    doc = _parse(path, data)
+    return _parse(path, data)
+
+
+def load(path):
+    """Reads and validates one comops results file; raises ResultsError with a one-line reason."""
+    doc = read_document(path)
     if not isinstance(doc, dict):
         raise _not_comops(path, f"the top level is {_json_kind(doc)}, not an object")
     if "comops_format" not in doc:

@@ -106,16 +106,7 @@ def _commit(path, found, override):
 def _read_json(path):
     """The document in path, through comops_results' reader (its messages for bad JSON)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except IsADirectoryError:
-        raise IngestError(f"{cr.show_path(path)}: is a directory")
-    except FileNotFoundError:
-        raise IngestError(f"{cr.show_path(path)}: no such file")
-    except OSError as e:
-        raise IngestError(f"{cr.show_path(path)}: cannot read ({e.strerror or e})")
-    try:
-        return cr._parse(path, data)
+        return cr.read_document(path)
     except cr.ResultsError as e:
         raise IngestError(str(e).replace("not a comops results file", "not a results file"))
 

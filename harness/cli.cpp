@@ -281,7 +281,8 @@ Config parse_command_line(int argc, char** argv,
                  "Progress on stderr with elapsed time and an estimate of what remains: auto (a "
                  "rewritten line on a terminal), always (the line on a terminal, else lines), "
                  "lines (one line per point), never")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("MODE");
   app.add_option("--mpiexec", c.mpiexec,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
                  "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC, else mpiexec)")

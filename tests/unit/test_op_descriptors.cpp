@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <utility>
@@ -93,14 +94,20 @@ TEST(OpDescriptors, EveryFieldIsSet) {
   }
 }
 
+// The kind of an op, as one value.
+struct Traits {
+  std::string alias;
+  bool rooted, moves_data, pingpong;
+  int min_np;
+  bool operator==(const Traits&) const = default;
+  friend void PrintTo(const Traits& t, std::ostream* os) {
+    *os << "{alias '" << t.alias << "', rooted " << t.rooted << ", moves_data " << t.moves_data
+        << ", pingpong " << t.pingpong << ", min_np " << t.min_np << "}";
+  }
+};
+
 // The kind of each op, exactly.
 TEST(OpDescriptors, Traits) {
-  struct Traits {
-    std::string alias;
-    bool rooted, moves_data, pingpong;
-    int min_np;
-    bool operator==(const Traits&) const = default;
-  };
   std::map<std::string, Traits> got;
   for (const OpDescriptor& d : op_descriptors())
     got[std::string(d.name)] = {std::string(d.reduce_alias), d.rooted, d.moves_data, d.pingpong,

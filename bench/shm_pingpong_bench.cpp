@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "comops/shm/backend.hpp"
+#include "harness/op_binder.hpp"
 
 namespace {
 
@@ -23,7 +24,7 @@ void BM_ShmPingpong(benchmark::State& state) {
   args.np = 2;
   args.bytes = static_cast<std::size_t>(state.range(1));
   args.count = args.bytes / comops::kElemBytes;
-  const comops::OpFactory factory = backend.op(args.op);
+  const comops::OpFactory factory = comops::bind_op(backend, args.op);
   const benchmark::IterationCount iterations = state.max_iterations;
   backend.spmd(2, [&](comops::Comm& comm) {
     std::vector<comops::Elem> send(args.count, comm.rank() + 1), recv(args.count);

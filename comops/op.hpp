@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,7 +23,9 @@ namespace comops {
 using Elem = std::int64_t;
 inline constexpr std::size_t kElemBytes = sizeof(Elem);
 
-/// The COMOPS operations. What each one means (fill, check, bandwidth) lives in harness/ops.cpp.
+/// The COMOPS operations, the key of an op everywhere. What each one means (name, buffers, fill,
+/// check, bandwidth) is its descriptor in harness/op_descriptors.cpp; which backends implement it,
+/// their op tables (OpTable).
 enum class OpKind { kPingpong, kBroadcast, kReduceMax, kReduceSum, kGather, kScatter, kBarrier };
 
 /// Reduction used by Comm::allreduce.
@@ -118,6 +121,35 @@ class OpInstance {
 /// Builds one participant's instance; called on every participant of a point.
 using OpFactory = std::function<std::unique_ptr<OpInstance>(Comm&, const Args&, Buffers&)>;
 
+/// One op a backend implements: its key and the factory of its instances.
+struct OpEntry {
+  OpKind kind;
+  OpFactory make;
+};
+
+/// The ops a configured backend implements, each kind at most once; the harness binds an op of a
+/// point through this table (harness/op_binder.hpp).
+using OpTable = std::vector<OpEntry>;
+
+/// A backend's factory that takes the configured backend's setting first (the shm scheme, the
+/// swcc block size), and the op it builds.
+template <class Setting>
+struct OpMaker {
+  OpKind kind;
+  std::unique_ptr<OpInstance> (*make)(Setting, Comm&, const Args&, Buffers&);
+};
+
+/// The op table of a list of makers, each bound to one setting.
+template <class Setting, std::size_t N>
+OpTable bind_makers(const OpMaker<Setting> (&makers)[N], const std::decay_t<Setting>& setting) {
+  OpTable table;
+  for (const OpMaker<Setting>& m : makers)
+    table.push_back({m.kind, [make = m.make, setting](Comm& comm, const Args& args, Buffers& bufs) {
+                       return make(setting, comm, args, bufs);
+                     }});
+  return table;
+}
+
 /// How a backend's participants are realised; decides how the harness binds them.
 enum class Participants { kProcesses, kThreads };
 
@@ -127,8 +159,8 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string label() const = 0;
   virtual Participants participants() const = 0;
-  /// The factory for an op, or an empty function if this backend does not implement it.
-  virtual OpFactory op(OpKind kind) const = 0;
+  /// The ops this backend implements (an op missing here is skipped by the sweep with a note).
+  virtual OpTable ops() const = 0;
   /// Largest participant count this backend can run in this process group (for processes: the
   /// MPI world size; for threads: any).
   virtual int max_participants() const = 0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "harness/help_formatter.hpp"
+#include "harness/op_selection.hpp"
 #include "harness/ops.hpp"
 #include "harness/sizes.hpp"
 
@@ -59,9 +60,10 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
 // nccl-tests' reduction operators and comops' op names: what a user of those suites may give
 // -o, where comops takes the output directory.
 bool op_like(const std::string& word) {
-  for (const char* name : {"sum", "prod", "min", "max", "avg", "mulsum", "reduce", "all"})
+  for (const char* name : {"sum", "prod", "min", "max", "avg", "mulsum"})
     if (word == name) return true;
-  return parse_op(word).has_value();
+  const auto ops = op_words();
+  return std::find(ops.begin(), ops.end(), word) != ops.end();
 }
 
 // OSU's -m [MIN:]MAX into the texts of -b (min) and -e (max); a missing bound keeps its default.
@@ -122,45 +124,6 @@ std::vector<std::string> resolve_backends(const std::vector<std::string>& names,
   return out;
 }
 
-std::vector<OpKind> resolve_ops(const std::vector<std::string>& names,
-                                const std::vector<std::string>& reduce_ops) {
-  std::vector<OpKind> reduces;
-  for (const auto& r : split_list(reduce_ops)) {
-    if (r == "max")
-      reduces.push_back(OpKind::kReduceMax);
-    else if (r == "sum")
-      reduces.push_back(OpKind::kReduceSum);
-    else
-      throw UsageError(fmt::format("unknown --reduce-op '{}' (expected max or sum)", r));
-  }
-  std::vector<OpKind> picked;
-  for (const auto& n : split_list(names)) {
-    std::vector<OpKind> add;
-    if (n == "all") {
-      for (OpKind k : all_ops())
-        if (k != OpKind::kReduceMax && k != OpKind::kReduceSum) add.push_back(k);
-      add.insert(add.end(), reduces.begin(), reduces.end());
-    } else if (n == "reduce") {
-      add = reduces;
-    } else if (auto k = parse_op(n)) {
-      add.push_back(*k);
-    } else {
-      throw UsageError(fmt::format(
-          "unknown op '{}' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, "
-          "gather, scatter, barrier, all)",
-          n));
-    }
-    for (OpKind k : add)
-      if (std::find(picked.begin(), picked.end(), k) == picked.end()) picked.push_back(k);
-  }
-  if (picked.empty()) throw UsageError("--op names no operation");
-  // Run in the canonical order so tables come out the same however the list was written.
-  std::vector<OpKind> ordered;
-  for (OpKind k : all_ops())
-    if (std::find(picked.begin(), picked.end(), k) != picked.end()) ordered.push_back(k);
-  return ordered;
-}
-
 std::vector<int> parse_np_list(const std::vector<std::string>& items) {
   std::vector<int> out;
   for (const auto& s : split_list(items)) {
@@ -207,12 +170,8 @@ Config parse_command_line(int argc, char** argv,
   app.add_option("--backend", backend_names, backend_help)
       ->capture_default_str()
       ->type_name("LIST");
-  app.add_option("--op", op_names,
-                 "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
-                 "reduce-max, reduce-sum, gather, scatter, barrier, or all")
-      ->capture_default_str()
-      ->type_name("LIST");
-  app.add_option("--reduce-op", reduce_ops, "Reductions that 'reduce' and 'all' run: max, sum")
+  app.add_option("--op", op_names, op_option_help())->capture_default_str()->type_name("LIST");
+  app.add_option("--reduce-op", reduce_ops, reduce_op_option_help())
       ->capture_default_str()
       ->type_name("LIST");
   app.add_option("--np", np_text,
@@ -370,7 +329,7 @@ Config parse_command_line(int argc, char** argv,
               fmt::format("{} applies to the {} backend, which --backend does not "
                           "select",
                           o->get_name(), family));
-  c.ops = resolve_ops({op_names}, {reduce_ops});
+  c.ops = select_ops(split_list({op_names}), split_list({reduce_ops}));
   if (!np_text.empty()) {
     c.np_list = parse_np_list({np_text});
     c.np_given = true;
@@ -402,7 +361,7 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError(
         fmt::format("unknown --pair '{}' (expected intra, inter, both or auto)", c.pair));
   if (app.count("--pair") &&
-      std::find(c.ops.begin(), c.ops.end(), OpKind::kPingpong) == c.ops.end())
+      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_descriptor(k).pingpong; }))
     throw UsageError("--pair applies to pingpong, which --op does not select");
   if (c.progress != "auto" && c.progress != "always" && c.progress != "lines" &&
       c.progress != "never")

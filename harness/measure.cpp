@@ -11,6 +11,7 @@
 #include <limits>
 #include <new>
 
+#include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 #include "harness/stats.hpp"
 
@@ -195,7 +196,7 @@ int warmup_for(int iterations) { return std::max(2, iterations / 10); }
 
 PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
                           const Pinning& pinning, const Placement& placement) {
-  const OpFactory factory = backend.op(args.op);
+  const OpFactory factory = bind_op(backend, args.op);
   if (!factory)
     throw UsageError(
         fmt::format("backend {} does not implement {}", backend.label(), op_name(args.op)));

@@ -1,5 +1,6 @@
-// What each COMOPS operation means, backend-free: names, buffer sizes, input fill, exact check,
-// which participants are timed and checked, and how bytes and time make a bandwidth.
+// What each COMOPS operation means, backend-free, as the harness asks it: names, buffer sizes,
+// input fill, exact check, which participants are timed and checked, and how bytes and time make
+// a bandwidth. The answers come from the op's descriptor (harness/op_descriptor.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "harness/op_descriptor.hpp"
 
 namespace comops {
 
@@ -19,13 +21,14 @@ const std::vector<OpKind>& all_ops();
 /// The name used on the command line and in every table and result row ("reduce-max", ...).
 std::string_view op_name(OpKind kind);
 
-/// Parses one op name; "reduce" is not accepted here (the CLI expands it by --reduce-op).
+/// Parses one op name; "reduce" and "all" are not accepted here (harness/op_selection.hpp).
 std::optional<OpKind> parse_op(std::string_view name);
 
 /// True when the op moves data (all but barrier).
 bool op_has_data(OpKind kind);
 
-/// True for the ops whose message size is swept (all but barrier, which runs once at 0 bytes).
+/// True for the ops whose message size is swept (the ops that move data; barrier runs once at 0
+/// bytes).
 bool op_takes_size(OpKind kind);
 
 /// Smallest participant count the op makes sense with (2 for ping-pong, 1 otherwise).
@@ -35,7 +38,7 @@ int op_min_np(OpKind kind);
 std::size_t send_count(const Args& args, int rank);
 std::size_t recv_count(const Args& args, int rank);
 
-/// True when participant `rank` takes part in the timing of the op (ping-pong: ranks 0 and 1).
+/// True when participant `rank` takes part in the timing of the op (a ping-pong: ranks 0 and 1).
 bool op_is_timed(const Args& args, int rank);
 
 /// The input value of element `index` of participant `rank` for validation seed `seed`:

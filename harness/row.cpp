@@ -16,7 +16,7 @@ Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscri
   r.point = p;
   const double t = p.time_max_us;
   if (op_has_data(p.args.op) && t > 0) r.bw_GBps = op_bytes_moved(p.args) / t / 1e3;
-  if (p.args.op == OpKind::kPingpong && t > 0) {
+  if (op_descriptor(p.args.op).pingpong && t > 0) {
     r.latency_us = t / 2;
     r.rate_GBps = static_cast<double>(p.args.bytes) / t / 1e3;
   }
@@ -68,7 +68,7 @@ nlohmann::json to_json(const Row& r) {
       {"contended", r.contended},
       {"tables", tables},
   };
-  if (p.args.op == OpKind::kPingpong) {
+  if (op_descriptor(p.args.op).pingpong) {
     j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);

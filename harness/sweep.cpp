@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 
 namespace comops {
@@ -15,14 +16,14 @@ std::vector<Point> build_sweep(const Config& c,
   std::vector<Point> points;
   for (std::size_t b = 0; b < backends.size(); ++b) {
     for (OpKind op : c.ops) {
-      if (!backends[b]->op(op)) {
+      if (!bind_op(*backends[b], op)) {
         if (skipped)
           skipped->push_back(
               fmt::format("{}: {} is not implemented", backends[b]->label(), op_name(op)));
         continue;
       }
       std::vector<Pair> pairs{Pair::kNone};
-      if (op == OpKind::kPingpong) {
+      if (op_descriptor(op).pingpong) {
         pairs.clear();
         for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
           if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {

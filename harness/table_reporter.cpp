@@ -145,7 +145,7 @@ class TableReporter final : public Reporter {
         rows.push_back(copy(bytes, fmt::format("[aggregate x{}]", it->second.threads),
                             bytes * static_cast<std::size_t>(it->second.threads),
                             it->second.bw_GBps, it->second.range_GBps));
-      if (op != OpKind::kPingpong) continue;
+      if (!op_descriptor(op).pingpong) continue;
       if (bytes <= 64 && limits_.cacheline_rtt_us)
         rows.push_back({bytes, "[cache-line]", 1, *limits_.cacheline_rtt_us,
                         limits_.cacheline_rtt_range_us, std::nullopt});
@@ -174,7 +174,7 @@ class TableReporter final : public Reporter {
     const auto bw_cells = number_cells(bws, decimals_for(bw_values));
     TextTable t;
     t.column("bytes").column("limit", TextTable::Align::kLeft).column("nodes");
-    t.column(op == OpKind::kPingpong ? "RTT_us" : "time_us").column("reps [min .. max] us");
+    t.column(op_descriptor(op).pingpong ? "RTT_us" : "time_us").column("reps [min .. max] us");
     t.column("bw_GBps");
     for (std::size_t i = 0; i < rows.size(); ++i)
       t.row({format_size(rows[i].bytes), rows[i].name, std::to_string(rows[i].nodes), time_cells[i],
@@ -188,7 +188,7 @@ class TableReporter final : public Reporter {
   // The data rows of one table, keys beside them, with fixed decimals per kind of column.
   std::string data_rows(OpKind op, const char* key_name,
                         const std::vector<std::pair<std::string, const Row*>>& rows) const {
-    const bool pingpong = op == OpKind::kPingpong;
+    const bool pingpong = op_descriptor(op).pingpong;
     std::vector<double> time_values, bw_values;
     std::vector<std::optional<double>> time, tmin, tavg, rmin, rmax, bw, lat, rate;
     for (const auto& [key, r] : rows) {
@@ -290,17 +290,7 @@ class TableReporter final : public Reporter {
   }
 
   static std::string definition(OpKind op) {
-    if (op == OpKind::kPingpong)
-      return "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way "
-             "2 x size / RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions\n";
-    if (op == OpKind::kGather || op == OpKind::kScatter)
-      return "time = max over participants (min, avg beside it) of the per-iteration time; size "
-             "per participant; bw = (np-1) x size / time; GB = 1e9 B; median of repetitions\n";
-    if (op == OpKind::kBarrier)
-      return "time = max over participants (min, avg beside it) of the per-iteration time; "
-             "median of repetitions\n";
-    return "time = max over participants (min, avg beside it) of the per-iteration time; bw = "
-           "size / time; GB = 1e9 B; median of repetitions\n";
+    return std::string(op_descriptor(op).definition) + "\n";
   }
 
   std::string path_;

@@ -13,24 +13,7 @@ class MpiBackend final : public mpi::ProcessBackend<mpi::MpiComm> {
  public:
   std::string label() const override { return "mpi"; }
 
-  OpFactory op(OpKind kind) const override {
-    switch (kind) {
-      case OpKind::kPingpong:
-        return mpi::make_pingpong;
-      case OpKind::kBroadcast:
-        return mpi::make_broadcast;
-      case OpKind::kReduceMax:
-      case OpKind::kReduceSum:
-        return mpi::make_reduce;
-      case OpKind::kGather:
-        return mpi::make_gather;
-      case OpKind::kScatter:
-        return mpi::make_scatter;
-      case OpKind::kBarrier:
-        return mpi::make_barrier;
-    }
-    return {};
-  }
+  OpTable ops() const override { return mpi::op_table(); }
 
   nlohmann::json context() const override {
     int major = 0, minor = 0;

@@ -1,4 +1,4 @@
-// Factories of the mpi backend's operations, one file each.
+// Factories of the mpi backend's operations, one file each, and the table of them.
 #pragma once
 
 #include "comops/op.hpp"
@@ -11,5 +11,8 @@ std::unique_ptr<OpInstance> make_reduce(Comm& comm, const Args& args, Buffers& b
 std::unique_ptr<OpInstance> make_gather(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args& args, Buffers& bufs);
+
+/// The ops the mpi backend implements (comops/mpi/op_table.cpp).
+OpTable op_table();
 
 }  // namespace comops::mpi

@@ -73,7 +73,7 @@ class ShmBackend final : public Backend {
 
   std::string label() const override { return fmt::format("shm-{}", shm::scheme_name(scheme_)); }
   Participants participants() const override { return Participants::kThreads; }
-  OpFactory op(OpKind kind) const override { return shm::op_factory(scheme_, kind); }
+  OpTable ops() const override { return shm::op_table(scheme_); }
   int max_participants() const override { return kMaxThreads; }
 
   using Backend::spmd;

@@ -1,4 +1,4 @@
-// Shared pieces of the shm ops: scheme names, staging buffers, reduction kernels, op factories.
+// Shared pieces of the shm ops: scheme names, staging buffers, reduction kernels.
 #include "comops/shm/shm_op.hpp"
 
 #include <algorithm>
@@ -55,35 +55,6 @@ void reduce_into(Elem* dst, const Elem* const* srcs, int nsrc, std::size_t n, Op
     copy_elems(dst + lo, srcs[0] + lo, len);
     for (int s = 1; s < nsrc; ++s) combine_into(dst + lo, srcs[s] + lo, len, op);
   }
-}
-
-OpFactory op_factory(Scheme scheme, OpKind kind) {
-  using Make = std::unique_ptr<OpInstance> (*)(Scheme, Comm&, const Args&, Buffers&);
-  Make make = nullptr;
-  switch (kind) {
-    case OpKind::kPingpong:
-      make = make_pingpong;
-      break;
-    case OpKind::kBroadcast:
-      make = make_broadcast;
-      break;
-    case OpKind::kReduceMax:
-    case OpKind::kReduceSum:
-      make = make_reduce;
-      break;
-    case OpKind::kGather:
-      make = make_gather;
-      break;
-    case OpKind::kScatter:
-      make = make_scatter;
-      break;
-    case OpKind::kBarrier:
-      make = make_barrier;
-      break;
-  }
-  return [scheme, make](Comm& comm, const Args& args, Buffers& bufs) {
-    return make(scheme, comm, args, bufs);
-  };
 }
 
 }  // namespace comops::shm

@@ -1,5 +1,5 @@
 // What the shm op files share: schemes, flag lines with an inline payload, staging buffers, the
-// published buffers of the team, the op base class and the per-op factories.
+// published buffers of the team, the op base class, the per-op factories and their table.
 #pragma once
 
 #include <algorithm>
@@ -129,7 +129,7 @@ std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& 
 std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,
                                          Buffers& bufs);
 
-/// The factory of op kind under scheme (never empty: shm implements every op).
-OpFactory op_factory(Scheme scheme, OpKind kind);
+/// The ops shm implements (all of them), bound to scheme (comops/shm/op_table.cpp).
+OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

@@ -24,36 +24,7 @@ class SwccBackend final : public mpi::ProcessBackend<swcc::SwccComm> {
     return cfg_.uncached ? "swcc-sc" : fmt::format("swcc-{}", cfg_.block_bytes);
   }
 
-  OpFactory op(OpKind kind) const override {
-    using Make = std::unique_ptr<OpInstance> (*)(const OpConfig&, Comm&, const Args&, Buffers&);
-    Make make = nullptr;
-    switch (kind) {
-      case OpKind::kPingpong:
-        make = swcc::make_pingpong;
-        break;
-      case OpKind::kBroadcast:
-        make = swcc::make_broadcast;
-        break;
-      case OpKind::kReduceMax:
-      case OpKind::kReduceSum:
-        make = swcc::make_reduce;
-        break;
-      case OpKind::kGather:
-        make = swcc::make_gather;
-        break;
-      case OpKind::kScatter:
-        make = swcc::make_scatter;
-        break;
-      case OpKind::kBarrier:
-        make = swcc::make_barrier;
-        break;
-    }
-    if (!make) return {};
-    const OpConfig cfg = cfg_;
-    return [cfg, make](Comm& comm, const Args& args, Buffers& bufs) {
-      return make(cfg, comm, args, bufs);
-    };
-  }
+  OpTable ops() const override { return swcc::op_table(cfg_); }
 
   nlohmann::json context() const override {
     return {{"dsm", "SWCC-Split-C style software cache coherence over MPI point-to-point"},

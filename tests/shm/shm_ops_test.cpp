@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/measure.hpp"
+#include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 #include "harness/pinning.hpp"
 #include "tests/shm/shm_test_util.hpp"
@@ -128,7 +129,7 @@ TEST_P(ShmBackToBack, FreshInputEveryIteration) {
   const Point& p = GetParam();
   const Args args = make_args(p.op, p.np, p.bytes, p.root);
   const int iterations = p.bytes >= (64u << 10) ? 6 : p.bytes >= 1000 ? 60 : 400;
-  const OpFactory factory = backend(p.scheme).op(p.op);
+  const OpFactory factory = bind_op(backend(p.scheme), p.op);
   ASSERT_TRUE(factory);
   std::atomic<std::int64_t> wrong{0};
   std::atomic<int> ran{0};

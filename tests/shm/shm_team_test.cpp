@@ -10,6 +10,7 @@
 
 #include "comops/shm/backend.hpp"
 #include "harness/measure.hpp"
+#include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 #include "harness/pinning.hpp"
 #include "tests/shm/shm_test_util.hpp"
@@ -107,7 +108,7 @@ TEST(ShmTeam, FailureInsideAnOperationAbortsTheOthers) {
   for (const auto& scheme : kSchemes)
     for (OpKind op : all_ops()) {
       const Args args = make_args(op, 4, op_takes_size(op) ? 4096 : 0);
-      const OpFactory factory = backend(scheme).op(op);
+      const OpFactory factory = bind_op(backend(scheme), op);
       std::vector<std::vector<Elem>> mem(8, std::vector<Elem>(4096));
       EXPECT_THROW(backend(scheme).spmd(4,
                                         [&](Comm& comm) {
@@ -133,13 +134,15 @@ class FailingFactoryBackend final : public Backend {
       : inner_(inner), failing_rank_(failing_rank) {}
   std::string label() const override { return inner_.label(); }
   Participants participants() const override { return inner_.participants(); }
-  OpFactory op(OpKind kind) const override {
-    OpFactory real = inner_.op(kind);
+  OpTable ops() const override {
+    OpTable table = inner_.ops();
     const int failing = failing_rank_;
-    return [real, failing](Comm& comm, const Args& args, Buffers& bufs) {
-      if (comm.rank() == failing) throw RuntimeError("factory failed on one thread");
-      return real(comm, args, bufs);
-    };
+    for (OpEntry& entry : table)
+      entry.make = [real = entry.make, failing](Comm& comm, const Args& args, Buffers& bufs) {
+        if (comm.rank() == failing) throw RuntimeError("factory failed on one thread");
+        return real(comm, args, bufs);
+      };
+    return table;
   }
   int max_participants() const override { return inner_.max_participants(); }
   void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
@@ -204,7 +207,7 @@ TEST(ShmFamily, DefaultsToBothSchemes) {
   for (const auto& b : backends) {
     EXPECT_EQ(b->participants(), Participants::kThreads);
     EXPECT_GE(b->max_participants(), 1024);
-    for (OpKind op : all_ops()) EXPECT_TRUE(b->op(op)) << op_name(op);
+    for (OpKind op : all_ops()) EXPECT_TRUE(bind_op(*b, op)) << op_name(op);
     const auto ctx = b->context();
     EXPECT_EQ(ctx.at("threads"), "OpenMP");
     EXPECT_EQ(ctx.at("openmp_version"), _OPENMP);

@@ -12,6 +12,7 @@
 
 #include "comops/swcc/backend.hpp"
 #include "comops/swcc/swcc_comm.hpp"
+#include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 #include "tests/mpi_world.hpp"
 
@@ -81,7 +82,7 @@ TEST(SwccFailure, DsmOpWaitEndsWhenAnotherParticipantThrows) {
   a.count = a.bytes / kElemBytes;
   a.root = 0;
   // An op factory works on any swcc participant Comm: take it from another instance.
-  const OpFactory factory = make_swcc_family()->create().at(0)->op(OpKind::kBroadcast);
+  const OpFactory factory = bind_op(*make_swcc_family()->create().at(0), OpKind::kBroadcast);
   const Outcome o = run(np, [&](Comm& c) {
     std::vector<Elem> s(send_count(a, c.rank())), r(recv_count(a, c.rank()));
     Buffers b{s.data(), s.size(), r.data(), r.size()};

@@ -10,6 +10,7 @@
 
 #include "comops/swcc/backend.hpp"
 #include "harness/measure.hpp"
+#include "harness/op_binder.hpp"
 
 namespace comops {
 namespace {
@@ -59,7 +60,7 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
             const int r = comm.rank();
             std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
             Buffers b{s.data(), s.size(), rv.data(), rv.size()};
-            auto inst = be->op(op)(comm, a, b);
+            auto inst = bind_op(*be, op)(comm, a, b);
             fill_inputs(a, r, 1, b);
             for (int i = 0; i < 3; ++i) inst->run();
             comm.barrier();

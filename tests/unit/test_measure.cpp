@@ -76,11 +76,11 @@ class LoneBackend final : public Backend {
   std::shared_ptr<Recorder> rec = std::make_shared<Recorder>();
   std::string label() const override { return "lone"; }
   Participants participants() const override { return Participants::kThreads; }
-  OpFactory op(OpKind kind) const override {
-    if (kind != OpKind::kReduceSum) return {};
-    return [rec = rec](Comm&, const Args&, Buffers& b) -> std::unique_ptr<OpInstance> {
-      return std::make_unique<CopyOp>(b, *rec);
-    };
+  OpTable ops() const override {
+    return {{OpKind::kReduceSum,
+             [rec = rec](Comm&, const Args&, Buffers& b) -> std::unique_ptr<OpInstance> {
+               return std::make_unique<CopyOp>(b, *rec);
+             }}};
   }
   int max_participants() const override { return 1; }
   void spmd(const Group& group, const std::function<void(Comm&)>& body) override {

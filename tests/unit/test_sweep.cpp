@@ -38,9 +38,14 @@ class FakeBackend final : public Backend {
       : label_(std::move(label)), lacks_(std::move(lacks)), kind_(kind) {}
   std::string label() const override { return label_; }
   Participants participants() const override { return kind_; }
-  OpFactory op(OpKind kind) const override {
-    if (lacks_.count(kind)) return {};
-    return [](Comm&, const Args&, Buffers&) -> std::unique_ptr<OpInstance> { return nullptr; };
+  OpTable ops() const override {
+    OpTable table;
+    for (OpKind kind : all_ops())
+      if (!lacks_.count(kind))
+        table.push_back({kind, [](Comm&, const Args&, Buffers&) -> std::unique_ptr<OpInstance> {
+                           return nullptr;
+                         }});
+    return table;
   }
   int max_participants() const override { return 64; }
   void spmd(const Group&, const std::function<void(Comm&)>&) override {

@@ -1,0 +1,17 @@
+// The ops the swcc backend implements: one line per op, its key and its factory.
+#include "comops/swcc/dsm_op.hpp"
+
+namespace comops::swcc {
+namespace {
+
+constexpr OpMaker<const OpConfig&> kMakers[] = {
+    {OpKind::kPingpong, make_pingpong}, {OpKind::kBroadcast, make_broadcast},
+    {OpKind::kReduceMax, make_reduce},  {OpKind::kReduceSum, make_reduce},
+    {OpKind::kGather, make_gather},     {OpKind::kScatter, make_scatter},
+    {OpKind::kBarrier, make_barrier}};
+
+}  // namespace
+
+OpTable op_table(const OpConfig& cfg) { return bind_makers(kMakers, cfg); }
+
+}  // namespace comops::swcc

@@ -1,0 +1,59 @@
+// One descriptor per COMOPS operation, in the manner of nccl-tests' testColl: what the op is
+// called, the buffers each participant needs, how inputs are filled and what must arrive, the
+// bytes it moves and how its tables define bandwidth, and what kind of op it is. Everything the
+// harness knows about an op comes from its descriptor (the table: harness/op_descriptors.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "comops/op.hpp"
+
+namespace comops {
+
+struct OpDescriptor {
+  OpKind kind;
+  /// On the command line and in every table, result row and gbench name ("reduce-max").
+  std::string_view name;
+  /// Non-empty for a reduction that --op=reduce (and all) picks when --reduce-op names this
+  /// word ("max", "sum"); empty for every other op.
+  std::string_view reduce_alias;
+  /// Has a root participant (Args::root): broadcast, reduce, gather, scatter.
+  bool rooted;
+  /// Moves data, so the sweep gives it message sizes and its rows a bandwidth; false: it runs
+  /// once per participant count at 0 bytes (barrier).
+  bool moves_data;
+  /// A round trip between participants 0 and 1 while the others idle: only those two are timed,
+  /// the time is an RTT (latency = RTT/2, rate = size/RTT) and --pair chooses the pair.
+  bool pingpong;
+  /// Smallest participant count the op makes sense with.
+  int min_np;
+  /// Elements of participant rank's send and receive buffers (Args::count elements per block).
+  std::size_t (*send_count)(const Args& args, int rank);
+  std::size_t (*recv_count)(const Args& args, int rank);
+  /// Fills participant rank's send buffer with its inputs for seed and its receive buffer with
+  /// a value the op can never deliver.
+  void (*fill)(const Args& args, int rank, std::uint64_t seed, Buffers& bufs);
+  /// The exact value element i of participant rank's receive buffer holds after the op, given
+  /// the inputs of fill.
+  Elem (*expected)(const Args& args, int rank, std::uint64_t seed, std::size_t i);
+  /// The participant whose receive buffer the fault-injection switch corrupts (it receives).
+  int (*fault_rank)(const Args& args);
+  /// Bytes moved per operation = bw_factor x Args::bytes: the numerator of bw_GBps (0: none).
+  double (*bw_factor)(const Args& args);
+  /// How many receivers share one sender's copy bandwidth, for the machine's copy ceiling
+  /// (broadcast: np - 1 read the root's buffer; every other op: 1).
+  int (*ceiling_shared_by)(const Args& args);
+  /// The line under each table title that defines the time and bandwidth columns.
+  std::string_view definition;
+};
+
+/// Every descriptor, in the order a sweep runs the ops and the CLI lists them.
+const std::vector<OpDescriptor>& op_descriptors();
+
+/// The descriptor of kind; throws std::logic_error for a kind without one (a programming error).
+const OpDescriptor& op_descriptor(OpKind kind);
+
+}  // namespace comops

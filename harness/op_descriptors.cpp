@@ -1,0 +1,211 @@
+// The descriptor of every COMOPS operation: the one place that says what an op is. A new op is
+// one entry here (and its key in comops/op.hpp); see "Adding an operation" in the README.
+#include <algorithm>
+#include <stdexcept>
+
+#include "harness/op_descriptor.hpp"
+#include "harness/ops.hpp"
+
+namespace comops {
+namespace {
+
+constexpr Elem kPoison = -1;  // patterns are non-negative, so a never-written element is wrong
+
+// Shared pieces ----------------------------------------------------------------------------
+
+// Every op's inputs: the pattern of (seed, rank, index) in the send buffer, poison to receive.
+void fill_pattern(const Args&, int rank, std::uint64_t seed, Buffers& b) {
+  for (std::size_t i = 0; i < b.send_count; ++i) b.send[i] = pattern(seed, rank, i);
+  std::fill(b.recv, b.recv + b.recv_count, kPoison);
+}
+
+std::size_t block(const Args& a, int) { return a.count; }
+std::size_t none(const Args&, int) { return 0; }
+std::size_t at_root(const Args& a, int rank) { return rank == a.root ? a.count : 0; }
+std::size_t all_blocks_at_root(const Args& a, int rank) {
+  return rank == a.root ? a.count * static_cast<std::size_t>(a.np) : 0;
+}
+int root_receives(const Args& a) { return a.root; }
+// The last participant, or participant 0 when the root is the last: a receiver that is not root.
+int last_non_root(const Args& a) { return a.np - 1 == a.root ? 0 : a.np - 1; }
+int one_sender_each(const Args&) { return 1; }
+double one_block(const Args&) { return 1.0; }
+double blocks_of_the_others(const Args& a) { return a.np - 1; }
+
+// pingpong ---------------------------------------------------------------------------------
+
+std::size_t pingpong_count(const Args& a, int rank) { return rank < 2 ? a.count : 0; }
+Elem pingpong_expected(const Args&, int rank, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, 1 - rank, i);
+}
+int pingpong_fault(const Args&) { return 1; }
+double round_trip(const Args&) { return 2.0; }
+
+// broadcast --------------------------------------------------------------------------------
+
+std::size_t broadcast_recv(const Args& a, int rank) { return rank == a.root ? 0 : a.count; }
+Elem broadcast_expected(const Args& a, int, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, a.root, i);
+}
+int broadcast_shared_by(const Args& a) { return a.np - 1; }
+
+// reduce-max, reduce-sum -------------------------------------------------------------------
+
+Elem max_expected(const Args& a, int, std::uint64_t seed, std::size_t i) {
+  Elem m = pattern(seed, 0, i);
+  for (int r = 1; r < a.np; ++r) m = std::max(m, pattern(seed, r, i));
+  return m;
+}
+Elem sum_expected(const Args& a, int, std::uint64_t seed, std::size_t i) {
+  Elem s = 0;
+  for (int r = 0; r < a.np; ++r) s += pattern(seed, r, i);
+  return s;
+}
+
+// gather, scatter --------------------------------------------------------------------------
+
+Elem gather_expected(const Args& a, int, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, static_cast<int>(i / a.count), i % a.count);
+}
+Elem scatter_expected(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, a.root, static_cast<std::size_t>(rank) * a.count + i);
+}
+
+// barrier ----------------------------------------------------------------------------------
+
+Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
+double no_bytes(const Args&) { return 0.0; }
+
+// A function's static, so that other files' static initialisers (gtest's ValuesIn(all_ops()))
+// find it built.
+const std::vector<OpDescriptor>& descriptors() {
+  static const std::vector<OpDescriptor> table = {
+      {.kind = OpKind::kPingpong,
+       .name = "pingpong",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = true,
+       .min_np = 2,
+       .send_count = pingpong_count,
+       .recv_count = pingpong_count,
+       .fill = fill_pattern,
+       .expected = pingpong_expected,
+       .fault_rank = pingpong_fault,
+       .bw_factor = round_trip,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way "
+                     "2 x size / RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"},
+      {.kind = OpKind::kBroadcast,
+       .name = "broadcast",
+       .reduce_alias = "",
+       .rooted = true,
+       .moves_data = true,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = at_root,
+       .recv_count = broadcast_recv,
+       .fill = fill_pattern,
+       .expected = broadcast_expected,
+       .fault_rank = last_non_root,
+       .bw_factor = one_block,
+       .ceiling_shared_by = broadcast_shared_by,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+      {.kind = OpKind::kReduceMax,
+       .name = "reduce-max",
+       .reduce_alias = "max",
+       .rooted = true,
+       .moves_data = true,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = at_root,
+       .fill = fill_pattern,
+       .expected = max_expected,
+       .fault_rank = root_receives,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+      {.kind = OpKind::kReduceSum,
+       .name = "reduce-sum",
+       .reduce_alias = "sum",
+       .rooted = true,
+       .moves_data = true,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = at_root,
+       .fill = fill_pattern,
+       .expected = sum_expected,
+       .fault_rank = root_receives,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+      {.kind = OpKind::kGather,
+       .name = "gather",
+       .reduce_alias = "",
+       .rooted = true,
+       .moves_data = true,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = all_blocks_at_root,
+       .fill = fill_pattern,
+       .expected = gather_expected,
+       .fault_rank = root_receives,
+       .bw_factor = blocks_of_the_others,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of "
+                     "repetitions"},
+      {.kind = OpKind::kScatter,
+       .name = "scatter",
+       .reduce_alias = "",
+       .rooted = true,
+       .moves_data = true,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = all_blocks_at_root,
+       .recv_count = block,
+       .fill = fill_pattern,
+       .expected = scatter_expected,
+       .fault_rank = last_non_root,
+       .bw_factor = blocks_of_the_others,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of "
+                     "repetitions"},
+      {.kind = OpKind::kBarrier,
+       .name = "barrier",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = false,
+       .pingpong = false,
+       .min_np = 1,
+       .send_count = none,
+       .recv_count = none,
+       .fill = fill_pattern,
+       .expected = nothing_expected,
+       .fault_rank = root_receives,
+       .bw_factor = no_bytes,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
+                     "median of repetitions"},
+  };
+  return table;
+}
+
+}  // namespace
+
+const std::vector<OpDescriptor>& op_descriptors() { return descriptors(); }
+
+const OpDescriptor& op_descriptor(OpKind kind) {
+  for (const OpDescriptor& d : descriptors())
+    if (d.kind == kind) return d;
+  throw std::logic_error("an op without a descriptor in harness/op_descriptors.cpp");
+}
+
+}  // namespace comops

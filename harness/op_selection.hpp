@@ -1,0 +1,29 @@
+// What --op and --reduce-op accept and what they pick, from the op descriptors: every op's name,
+// "reduce" (the reductions --reduce-op names) and "all".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "comops/op.hpp"
+
+namespace comops {
+
+/// The words --op accepts, in the order --help lists them: every op's name, "reduce" just
+/// before the first reduction, and "all" last.
+std::vector<std::string> op_words();
+
+/// The words --reduce-op accepts: the reductions' aliases ("max", "sum").
+std::vector<std::string> reduce_op_words();
+
+/// The --help texts of --op and --reduce-op.
+std::string op_option_help();
+std::string reduce_op_option_help();
+
+/// The ops that the words of --op pick, "reduce" and "all" taking the reductions that the words
+/// of --reduce-op name, without repeats and in the order of the descriptors (so tables come out
+/// the same however the list was written). Throws UsageError for an unknown word or no op.
+std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
+                               const std::vector<std::string>& reduce_names);
+
+}  // namespace comops

@@ -1,0 +1,279 @@
+// Unit tests of the op descriptors (harness/op_descriptor.hpp) as the one place that describes an
+// op: the table is complete and consistent, every backend's op table refers to described ops
+// only, the binder finds exactly what a table holds, and --op / --reduce-op accept exactly the
+// descriptors' names and aliases. The README's "Adding an operation" relies on these checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "comops/op.hpp"
+#include "harness/cli.hpp"
+#include "harness/op_binder.hpp"
+#include "harness/op_descriptor.hpp"
+#include "harness/op_selection.hpp"
+#include "harness/ops.hpp"
+
+namespace comops {
+namespace {
+
+const std::vector<std::string> kNames = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
+                                         "gather",   "scatter",   "barrier"};
+
+std::vector<std::string> descriptor_names() {
+  std::vector<std::string> names;
+  for (const OpDescriptor& d : op_descriptors()) names.emplace_back(d.name);
+  return names;
+}
+
+Args args_of(OpKind op, int np, std::size_t count, int root) {
+  Args a;
+  a.op = op;
+  a.np = np;
+  a.count = count;
+  a.bytes = count * kElemBytes;
+  a.root = root;
+  return a;
+}
+
+Config parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "comops");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  auto families = backend_families();
+  return parse_command_line(static_cast<int>(args.size()), argv.data(), families);
+}
+
+std::string usage_error(const std::vector<std::string>& args) {
+  try {
+    parse(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+TEST(OpDescriptors, EveryOpHasOneUniqueNameAndKind) {
+  EXPECT_EQ(descriptor_names(), kNames);
+  std::set<std::string> names;
+  std::set<OpKind> kinds;
+  for (const OpDescriptor& d : op_descriptors()) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_TRUE(names.insert(std::string(d.name)).second) << "name twice: " << d.name;
+    EXPECT_TRUE(kinds.insert(d.kind).second) << "kind twice: " << d.name;
+    EXPECT_EQ(&op_descriptor(d.kind), &d) << d.name;
+    EXPECT_EQ(op_name(d.kind), d.name);
+    EXPECT_EQ(parse_op(d.name), d.kind);
+  }
+  std::vector<OpKind> in_order;
+  for (const OpDescriptor& d : op_descriptors()) in_order.push_back(d.kind);
+  EXPECT_EQ(all_ops(), in_order);
+}
+
+TEST(OpDescriptors, EveryFieldIsSet) {
+  for (const OpDescriptor& d : op_descriptors()) {
+    EXPECT_NE(d.send_count, nullptr) << d.name;
+    EXPECT_NE(d.recv_count, nullptr) << d.name;
+    EXPECT_NE(d.fill, nullptr) << d.name;
+    EXPECT_NE(d.expected, nullptr) << d.name;
+    EXPECT_NE(d.fault_rank, nullptr) << d.name;
+    EXPECT_NE(d.bw_factor, nullptr) << d.name;
+    EXPECT_NE(d.ceiling_shared_by, nullptr) << d.name;
+    EXPECT_FALSE(d.definition.empty()) << d.name;
+    EXPECT_EQ(d.definition.find('\n'), std::string_view::npos) << d.name;
+    EXPECT_GE(d.min_np, 1) << d.name;
+  }
+}
+
+// The kind of an op, as one value.
+struct Traits {
+  std::string alias;
+  bool rooted, moves_data, pingpong;
+  int min_np;
+  bool operator==(const Traits&) const = default;
+  friend void PrintTo(const Traits& t, std::ostream* os) {
+    *os << "{alias '" << t.alias << "', rooted " << t.rooted << ", moves_data " << t.moves_data
+        << ", pingpong " << t.pingpong << ", min_np " << t.min_np << "}";
+  }
+};
+
+// The kind of each op, exactly.
+TEST(OpDescriptors, Traits) {
+  std::map<std::string, Traits> got;
+  for (const OpDescriptor& d : op_descriptors())
+    got[std::string(d.name)] = {std::string(d.reduce_alias), d.rooted, d.moves_data, d.pingpong,
+                                d.min_np};
+  const std::map<std::string, Traits> want = {
+      {"pingpong", {"", false, true, true, 2}},      {"broadcast", {"", true, true, false, 1}},
+      {"reduce-max", {"max", true, true, false, 1}}, {"reduce-sum", {"sum", true, true, false, 1}},
+      {"gather", {"", true, true, false, 1}},        {"scatter", {"", true, true, false, 1}},
+      {"barrier", {"", false, false, false, 1}}};
+  EXPECT_EQ(got, want);
+}
+
+// What the descriptors say must hang together for every op, np and root: an op without data
+// has no buffers, moves no bytes and defines no bandwidth; the fault rank receives something;
+// a ping-pong leaves participants 2.. idle and moves 2 x size per round trip.
+TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
+  for (const OpDescriptor& d : op_descriptors())
+    for (int np = d.min_np; np <= 5; ++np)
+      for (int root = 0; root < (d.rooted ? np : 1); ++root) {
+        const Args a = args_of(d.kind, np, 3, root);
+        const std::string where =
+            std::string(d.name) + " np=" + std::to_string(np) + " root=" + std::to_string(root);
+        std::size_t sent = 0, received = 0;
+        for (int r = 0; r < np; ++r) {
+          sent += d.send_count(a, r);
+          received += d.recv_count(a, r);
+        }
+        if (!d.moves_data) {
+          EXPECT_EQ(sent + received, 0u) << where;
+          EXPECT_EQ(d.bw_factor(a), 0.0) << where;
+          EXPECT_EQ(d.definition.find("bw ="), std::string_view::npos) << where;
+          continue;
+        }
+        EXPECT_NE(d.definition.find("bw ="), std::string_view::npos) << where;
+        EXPECT_EQ(d.ceiling_shared_by(a), d.kind == OpKind::kBroadcast ? np - 1 : 1) << where;
+        if (received == 0) {  // only a one-participant broadcast: the root keeps its data
+          EXPECT_EQ(d.kind, OpKind::kBroadcast) << where;
+          EXPECT_EQ(np, 1) << where;
+          continue;
+        }
+        const int f = d.fault_rank(a);
+        ASSERT_GE(f, 0) << where;
+        ASSERT_LT(f, np) << where;
+        EXPECT_GT(d.recv_count(a, f), 0u) << where;
+        if (d.pingpong) {
+          for (int r = 2; r < np; ++r)
+            EXPECT_EQ(d.send_count(a, r) + d.recv_count(a, r), 0u) << where << " idle " << r;
+          EXPECT_EQ(d.bw_factor(a), 2.0) << where;
+        }
+      }
+}
+
+// A backend with a table of exactly the ops it is given, each factory marking which it is.
+class TableBackend final : public Backend {
+ public:
+  explicit TableBackend(OpTable table) : table_(std::move(table)) {}
+  std::string label() const override { return "table"; }
+  Participants participants() const override { return Participants::kThreads; }
+  OpTable ops() const override { return table_; }
+  int max_participants() const override { return 1; }
+  void spmd(const Group&, const std::function<void(Comm&)>&) override {}
+
+ private:
+  OpTable table_;
+};
+
+class MarkerOp final : public OpInstance {
+ public:
+  explicit MarkerOp(int id) : id(id) {}
+  void run() override {}
+  int id;
+};
+
+OpFactory marker(int id) {
+  return [id](Comm&, const Args&, Buffers&) { return std::make_unique<MarkerOp>(id); };
+}
+
+TEST(OpBinder, FindsWhatTheTableHoldsAndNothingElse) {
+  const TableBackend b({{OpKind::kGather, marker(1)}, {OpKind::kBarrier, marker(2)}});
+  class NoComm final : public Comm {
+   public:
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    void barrier() override {}
+    void allreduce(double*, int, Reduce) override {}
+    void allreduce(std::int64_t*, int, Reduce) override {}
+  } comm;
+  Buffers bufs;
+  const Args args;
+  for (auto [kind, id] : {std::pair{OpKind::kGather, 1}, std::pair{OpKind::kBarrier, 2}}) {
+    const OpFactory f = bind_op(b, kind);
+    ASSERT_TRUE(f) << op_name(kind);
+    const auto inst = f(comm, args, bufs);
+    EXPECT_EQ(dynamic_cast<MarkerOp&>(*inst).id, id) << op_name(kind);
+  }
+  for (OpKind kind : all_ops()) {
+    if (kind != OpKind::kGather && kind != OpKind::kBarrier) {
+      EXPECT_FALSE(bind_op(b, kind)) << op_name(kind);
+    }
+  }
+}
+
+// Every configured backend of every family: its table names described ops only, each once, and
+// today every backend implements every op (the sweep would skip a missing one with a note).
+TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
+  std::map<std::string, std::vector<std::string>> got;
+  for (auto& family : backend_families())
+    for (const auto& backend : family->create()) {
+      std::vector<std::string>& names = got[backend->label()];
+      for (const OpEntry& e : backend->ops()) {
+        const auto& all = op_descriptors();
+        const bool described = std::any_of(all.begin(), all.end(),
+                                           [&](const OpDescriptor& d) { return d.kind == e.kind; });
+        ASSERT_TRUE(described) << backend->label() << ": op kind " << static_cast<int>(e.kind)
+                               << " has no descriptor";
+        EXPECT_TRUE(e.make) << backend->label() << " " << op_name(e.kind);
+        names.emplace_back(op_name(e.kind));
+      }
+      std::vector<std::string> sorted = names;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
+          << backend->label() << " lists an op twice";
+      for (OpKind kind : all_ops()) EXPECT_TRUE(bind_op(*backend, kind)) << op_name(kind);
+    }
+  std::vector<std::string> labels;
+  for (const auto& [label, names] : got) {
+    labels.push_back(label);
+    EXPECT_EQ(names, kNames) << label;
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{"mpi", "shm-direct", "shm-staged", "swcc-64"}));
+}
+
+TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
+  const std::vector<std::string> words = {"pingpong",   "broadcast",  "reduce",
+                                          "reduce-max", "reduce-sum", "gather",
+                                          "scatter",    "barrier",    "all"};
+  EXPECT_EQ(op_words(), words);
+  std::set<std::string> from_descriptors = {"reduce", "all"};
+  for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
+  EXPECT_EQ(std::set<std::string>(words.begin(), words.end()), from_descriptors);
+  EXPECT_EQ(reduce_op_words(), (std::vector<std::string>{"max", "sum"}));
+
+  // Each accepted word, through the real command line, picks exactly what it names.
+  for (const OpDescriptor& d : op_descriptors())
+    EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
+  EXPECT_EQ(parse({"--op=reduce", "--reduce-op=sum"}).ops, std::vector<OpKind>{OpKind::kReduceSum});
+  EXPECT_EQ(parse({"--op=all", "--reduce-op=max,sum"}).ops, all_ops());
+  for (const std::string& alias : reduce_op_words())
+    EXPECT_EQ(parse({"--op=reduce", "--reduce-op=" + alias}).ops.size(), 1u) << alias;
+
+  // Anything else is refused with the list of the accepted words.
+  for (const std::string bad : {"reduce-min", "Pingpong", "allreduce", "max", "ping-pong"})
+    EXPECT_EQ(usage_error({"--op=" + bad}),
+              "unknown op '" + bad +
+                  "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
+                  "scatter, barrier, all)");
+  EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
+  EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
+}
+
+TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
+  EXPECT_EQ(op_option_help(),
+            "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
+            "reduce-max, reduce-sum, gather, scatter, barrier, or all");
+  EXPECT_EQ(reduce_op_option_help(), "Reductions that 'reduce' and 'all' run: max, sum");
+}
+
+}  // namespace
+}  // namespace comops

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -204,8 +203,6 @@ int run_in_world(World& world, Config& config,
     if (world.is_root())
       progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
                                 format_size(p.bytes)));
-    const auto stall0 = world.is_root() ? cpu_stall_total_us() : std::nullopt;
-    const auto t0 = std::chrono::steady_clock::now();
     PointResult result;
     std::string error;
     try {
@@ -218,14 +215,12 @@ int run_in_world(World& world, Config& config,
       error = e.what();
     }
     world.quiet_barrier();
-    const double wall_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
     if (world.is_root()) {
-      const auto stall1 = cpu_stall_total_us();
-      std::optional<double> stall;
-      if (stall0 && stall1) stall = static_cast<double>(*stall1 - *stall0);
-      const Row row = make_row(result, limits, over, stall, wall_us, p.size_table, p.np_table);
+      // The stall over the timed repetitions (measure_point), not over the whole point: warm-up,
+      // validation and the parked ranks waking are no contention of the timed numbers.
+      const Row row = make_row(result, limits, over, result.cpu_stall_us,
+                               result.cpu_stall_window_us, p.size_table, p.np_table);
       progress.clear();  // the row goes to stdout, maybe the same terminal
       error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
       wrong += result.wrong;

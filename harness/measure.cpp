@@ -11,6 +11,7 @@
 #include <limits>
 #include <new>
 
+#include "harness/noise.hpp"
 #include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
 #include "harness/stats.hpp"
@@ -106,6 +107,9 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
                               iterations);
   }
   const Counters before = inst->counters();
+  // Contention over the timed repetitions only, on this participant (harness/noise.hpp).
+  StallWindow stall = thread_stall_window();
+  stall.start();
   for (int r = 0; r < reps; ++r) {
     comm.barrier();
     const auto t0 = std::chrono::steady_clock::now();
@@ -121,6 +125,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
     local_us[static_cast<std::size_t>(r)] =
         std::chrono::duration<double, std::micro>(t1 - t0).count() / iterations;
   }
+  stall.stop();
   const Counters after = inst->counters();
   comm.barrier();
 
@@ -135,6 +140,16 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   comm.allreduce(mins.data(), reps, Reduce::kMin);
   comm.allreduce(maxs.data(), reps, Reduce::kMax);
   comm.allreduce(sums.data(), reps, Reduce::kSum);
+
+  // Over the timed participants, under one max: the largest stall, whether one could not read
+  // its stall, and the shortest timed window (negated).
+  double stall_over[3] = {0, 0, -kInf};
+  if (timed) {
+    stall_over[0] = stall.stall_us().value_or(0);
+    stall_over[1] = stall.stall_us() ? 0 : 1;
+    stall_over[2] = -stall.window_us();
+  }
+  comm.allreduce(stall_over, 3, Reduce::kMax);
 
   std::vector<std::int64_t> counter_values;
   for (std::size_t i = 0; i < after.size(); ++i)
@@ -171,6 +186,8 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   out.wrong = wrong;
   out.cores.clear();
   for (auto c : cores) out.cores.push_back(static_cast<int>(c) - 1);
+  out.cpu_stall_us = stall_over[1] == 0 ? std::optional<double>(stall_over[0]) : std::nullopt;
+  out.cpu_stall_window_us = -stall_over[2];
   out.counters.clear();
   for (std::size_t i = 0; i < after.size(); ++i)
     out.counters.emplace_back(after[i].first, counter_values[i]);

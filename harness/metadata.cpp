@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "harness/noise.hpp"
 #include "harness/ops.hpp"
 #include "harness/version.hpp"
 #include "harness/world.hpp"
@@ -74,6 +75,9 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
       {"nodes", node_list},
       {"cpu_idle_share", idle_share ? nlohmann::json(*idle_share) : nlohmann::json(nullptr)},
       {"psi_available", psi_available},
+      {"cpu_stall_source", stall_source() == StallSource::kNone
+                               ? nlohmann::json(nullptr)
+                               : nlohmann::json(stall_source_name(stall_source()))},
       {"oversubscribed", false},
       {"bindings", nlohmann::json::object()},
       {"limits", to_json(limits)},

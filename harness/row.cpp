@@ -11,7 +11,8 @@
 namespace comops {
 
 Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscribed,
-             std::optional<double> stall_us, double wall_us, bool in_size_table, bool in_np_table) {
+             std::optional<double> stall_us, double window_us, bool in_size_table,
+             bool in_np_table) {
   Row r;
   r.point = p;
   const double t = p.time_max_us;
@@ -27,7 +28,8 @@ Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscri
   if (r.bw_GBps) r.beyond_limit = beyond_limit(p, *r.bw_GBps, limits);
   r.oversubscribed = oversubscribed;
   r.cpu_stall_us = stall_us;
-  r.contended = stall_us && wall_us > 0 && *stall_us > kContendedStallShare * wall_us;
+  r.cpu_stall_window_us = window_us;
+  r.contended = is_contended(stall_us, window_us);
   r.in_size_table = in_size_table;
   r.in_np_table = in_np_table;
   return r;
@@ -65,6 +67,8 @@ nlohmann::json to_json(const Row& r) {
       {"hosts", p.hosts},
       {"nodes", p.nodes},
       {"cpu_stall_us", opt(r.cpu_stall_us)},
+      {"cpu_stall_window_us",
+       r.cpu_stall_us ? nlohmann::json(r.cpu_stall_window_us) : nlohmann::json(nullptr)},
       {"contended", r.contended},
       {"tables", tables},
   };

@@ -20,15 +20,18 @@ struct Row {
   std::optional<double> aggregate_GBps;     ///< all bound cores copying at once, at this size
   std::optional<std::string> beyond_limit;  ///< why bw is above its limit (harness/limit_check)
   bool oversubscribed = false;
-  std::optional<double> cpu_stall_us;  ///< PSI stall while the point ran
-  bool contended = false;
-  bool in_size_table = false;  ///< a bandwidth-versus-size point
-  bool in_np_table = false;    ///< a time-versus-nprocs point
+  std::optional<double> cpu_stall_us;  ///< stall of the timed repetitions (PointResult), us
+  double cpu_stall_window_us = 0;      ///< the window it is compared with, us
+  bool contended = false;              ///< stall above kContendedStallShare of the window
+  bool in_size_table = false;          ///< a bandwidth-versus-size point
+  bool in_np_table = false;            ///< a time-versus-nprocs point
 };
 
-/// Derives a row. stall_us: PSI stall during the point (none without PSI); wall_us: its duration.
+/// Derives a row. stall_us: how long a participant waited for a CPU during the timed
+/// repetitions (none when unreadable); window_us: their wall time (harness/noise.hpp).
 Row make_row(const PointResult& point, const MachineLimits& limits, bool oversubscribed,
-             std::optional<double> stall_us, double wall_us, bool in_size_table, bool in_np_table);
+             std::optional<double> stall_us, double window_us, bool in_size_table,
+             bool in_np_table);
 
 /// The row as one element of the JSON results array (see harness/results_format.md).
 nlohmann::json to_json(const Row& row);

@@ -94,8 +94,8 @@ class TableReporter final : public Reporter {
 
   static std::string flags_legend() {
     return "flags: O = oversubscribed (more participants than cores on a node), C = contended "
-           "(CPU stall > 5 % of the point's time), W = wrong results, L = beyond its machine "
-           "limit (see the note)\n";
+           "(a participant waited for a CPU > 5 % of its timed repetitions), W = wrong results, "
+           "L = beyond its machine limit (see the note)\n";
   }
 
   std::string limits_line() const {

@@ -3,7 +3,7 @@ test for the newest run, and the size of each step with a bootstrap interval (nu
 
 Used by track.py (check, report) and bisect.sh. A series is one point's runs in time order; each
 run is a Run (median time, repetition times, contended flag). Runs measured under CPU contention
-(the row's PSI "contended" flag: stall above 5 % of the point's wall time) are left out of the
+(the row's "contended" flag: CPU stall above 5 % of the timed repetitions) are left out of the
 detection, because a contended run is slow for a reason that is not the code; they stay in the
 series shown, flagged.
 

@@ -100,7 +100,7 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
   EXPECT_EQ(doc["comops_format"], 1);
   for (const char* key : {"date", "host", "git_sha", "comops_version", "mpi_library", "compiler",
                           "options", "topology", "bindings", "oversubscribed", "limits",
-                          "cpu_idle_share", "psi_available", "world_size"})
+                          "cpu_idle_share", "psi_available", "cpu_stall_source", "world_size"})
     EXPECT_TRUE(doc["context"].contains(key)) << key;
   EXPECT_NE(doc["context"]["mpi_library"].get<std::string>().find("MPICH"), std::string::npos);
   EXPECT_EQ(doc["context"]["world_size"], 2);

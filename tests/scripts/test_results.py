@@ -73,6 +73,8 @@ class LoadTest(helpers.TempDirTest):
                 ("rate_GBps", -0.5, "rate_GBps is not a non-negative number or null"),
                 ("latency_us", "1", "latency_us is not a non-negative number or null"),
                 ("cpu_stall_us", {}, "cpu_stall_us is not a non-negative number or null"),
+                ("cpu_stall_window_us", -1.0,
+                 "cpu_stall_window_us is not a non-negative number or null"),
                 ("contended", 1, "contended is not true, false or null"),
                 ("tables", ["size", 1], "tables is not a list of strings"),
                 ("pair", ["inter"], "pair is not a string"),
@@ -95,7 +97,8 @@ class LoadTest(helpers.TempDirTest):
     def test_accepts_null_and_absent_optional_fields(self):
         good = synth.row("mpi", "barrier", 2, 0, [1.0])
         optional = ("time_us", "time_us_reps", "rep_times_us", "bw_GBps", "rate_GBps",
-                    "latency_us", "memcpy_GBps", "cpu_stall_us", "oversubscribed", "contended",
+                    "latency_us", "memcpy_GBps", "cpu_stall_us", "cpu_stall_window_us",
+                    "oversubscribed", "contended",
                     "wrong", "tables", "pair", "aggregate_GBps", "beyond_limit")
         for field in optional:
             with self.subTest(field=field):

@@ -277,6 +277,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["oversubscribed"], false);
     EXPECT_EQ(r["cores"], (std::vector<int>{0, 1}));
     EXPECT_DOUBLE_EQ(r["cpu_stall_us"].get<double>(), 50.0);
+    EXPECT_DOUBLE_EQ(r["cpu_stall_window_us"].get<double>(), 10000.0);
     EXPECT_EQ(r["contended"], false);
     EXPECT_EQ(r["tables"], (std::vector<std::string>{"size", "np"}));
     EXPECT_FALSE(r.contains("counters"));
@@ -285,7 +286,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["pair"], "intra");
     EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
     EXPECT_TRUE(r["beyond_limit"].is_null());
-    EXPECT_EQ(r.size(), 25u) << r.dump();  // the documented fields but counters
+    EXPECT_EQ(r.size(), 26u) << r.dump();  // the documented fields but counters
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -304,6 +305,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
   EXPECT_DOUBLE_EQ(g["bw_GBps"].get<double>(), 0.3072);
   EXPECT_TRUE(g["memcpy_GBps"].is_null());
   EXPECT_TRUE(g["cpu_stall_us"].is_null());
+  EXPECT_TRUE(g["cpu_stall_window_us"].is_null());  // no stall, no window
   EXPECT_EQ(g["oversubscribed"], true);
   EXPECT_EQ(g["tables"], (std::vector<std::string>{"np"}));
   EXPECT_EQ(g["counters"], (nlohmann::json{{"hits", 10}, {"misses", 2}}));
@@ -491,8 +493,8 @@ TEST(TableReporter, WritesTablesWithFlags) {
   EXPECT_NE(
       text.find(
           "flags: O = oversubscribed (more participants than cores on a node), C = "
-          "contended (CPU stall > 5 % of the point's time), W = wrong results, L = beyond its "
-          "machine limit (see the note)\n"),
+          "contended (a participant waited for a CPU > 5 % of its timed repetitions), W = wrong "
+          "results, L = beyond its machine limit (see the note)\n"),
       std::string::npos)
       << text;
   EXPECT_NE(

@@ -51,7 +51,8 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
     {kGeneral, {"--backend", "--op", "--reduce-op"}},
     {"Sizes and participants",
      {"--np", "--size-np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor", "--np-bytes"}},
-    {"Measurement", {"--iters", "--warmup", "--repetitions", "--seed", "--no-limits"}},
+    {"Measurement",
+     {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits"}},
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
     {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
     {"OSU aliases", {"-m", "-i", "-x"}},
@@ -216,6 +217,18 @@ Config parse_command_line(int argc, char** argv,
       ->capture_default_str()
       ->type_name("N")
       ->check(kNotNegative);
+  std::string sync = "none";
+  app.add_option("--sync", sync,
+                 "How each call is timed: none (calls back to back, one clock around a "
+                 "repetition with a barrier before it; IMB -sync 0) or barrier (a barrier before "
+                 "each call, only the call timed, as OSU and IMB's default; per-call percentiles "
+                 "in the JSON)")
+      ->capture_default_str()
+      ->type_name("NAME");
+  app.add_flag("--percentiles", c.measure.percentiles,
+               "Show each point's per-call time percentiles p50, p90, p99 and max (OSU's -z) in "
+               "the detailed tables and the JSON; with --sync=none each call is then timed "
+               "alone, by a clock read after it");
   app.add_option("--bind", bind,
                  "Core binding of participants, on each node by the participant's index among "
                  "the point's participants on that node: compact, spread or none")
@@ -355,6 +368,10 @@ Config parse_command_line(int argc, char** argv,
     if (app.count(name) && c.measure.warmup < 0)
       throw UsageError(fmt::format("{} must be at least 0", name));
   if (c.measure.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  if (const auto s = parse_sync(sync))
+    c.measure.sync = *s;
+  else
+    throw UsageError(fmt::format("unknown --sync '{}' (expected none or barrier)", sync));
   c.bind = parse_bind_policy(bind);
   c.placement = parse_placement(placement);
   if (c.pair != "auto" && c.pair != "intra" && c.pair != "inter" && c.pair != "both")

@@ -1,5 +1,6 @@
-// One point on every participant: pinned buffers, warm-up, timed repetitions, statistics over
-// ranks, validation with a fresh seed, and the backend's counters.
+// One point on every participant: pinned buffers, warm-up, timed repetitions (back to back or a
+// barrier before each call), statistics over ranks, per-call samples, validation with a fresh
+// seed, and the backend's counters.
 #include "harness/measure.hpp"
 
 #include <fmt/format.h>
@@ -53,6 +54,55 @@ void maybe_throw(const MeasureOptions& opt, Phase phase, const Comm& comm) {
                                  kNames[static_cast<int>(phase)]));
 }
 
+using Clock = std::chrono::steady_clock;
+
+double us_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::micro>(to - from).count();
+}
+
+// `n` calls of `inst` timed the way `sync` says; returns their time in us. `before_call(i)` runs
+// before call i (inside the clock with kNone; the fault injection uses it). `samples`: null, or
+// n slots for each call's own time:
+// - kNone, no samples: back to back, the clock read before the first call and after the last;
+// - kNone with samples: back to back, the clock read after each call as well, each call's time
+//   the interval since the previous read (the times add up to the whole);
+// - kBarrier: comm.barrier() before each call, the clock started after it and stopped after the
+//   call; the time is the sum of the calls' times (the barriers are not timed).
+template <class BeforeCall>
+double run_calls(Comm& comm, OpInstance& inst, Sync sync, int n, double* samples,
+                 BeforeCall&& before_call) {
+  if (sync == Sync::kBarrier) {
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+      before_call(i);
+      comm.barrier();
+      const auto t0 = Clock::now();
+      inst.run();
+      const double us = us_between(t0, Clock::now());
+      total += us;
+      if (samples != nullptr) samples[i] = us;
+    }
+    return total;
+  }
+  const auto t0 = Clock::now();
+  if (samples == nullptr) {
+    for (int i = 0; i < n; ++i) {
+      before_call(i);
+      inst.run();
+    }
+    return us_between(t0, Clock::now());
+  }
+  auto previous = t0;
+  for (int i = 0; i < n; ++i) {
+    before_call(i);
+    inst.run();
+    const auto t = Clock::now();
+    samples[i] = us_between(previous, t);
+    previous = t;
+  }
+  return us_between(t0, previous);
+}
+
 // Runs on one participant; participant 0 writes `out`.
 void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
                             const MeasureOptions& opt, int iterations, int warmup,
@@ -83,17 +133,32 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   const bool timed = op_is_timed(args, rank);
   const int reps = opt.repetitions;
   std::vector<double> local_us(static_cast<std::size_t>(reps));  // allocated before timing
+  // Each call's own time (samples_calls): reps x iterations (the warm-up may lower the count, never
+  // raise it), allocated and touched before timing; repetition r's calls at r x iterations.
+  std::vector<double> samples;
+  const bool sampled = samples_calls(opt);
+  if (sampled) {
+    bool no_memory = false;
+    try {
+      samples.assign(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations), 0.0);
+    } catch (const std::exception&) {  // bad_alloc, length_error
+      no_memory = true;
+    }
+    agree(comm, no_memory,
+          fmt::format("cannot allocate {} x {} per-call samples", reps, iterations));
+  }
 
   fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, bufs);
   comm.barrier();
   // Warm-up and iterations chosen by size are also held to time budgets, agreed by all
   // participants from the slowest one's timings: the first (cold) operation bounds the warm-up,
   // the rest of the warm-up bounds the iterations.
+  // The warm-up runs the calls as the repetitions will (with --sync=barrier a barrier before
+  // each), and its budget counts the barriers too: a repetition's wall time is what is bounded.
   auto timed_runs = [&](int n) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i) inst->run();
-    const double us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    const auto t0 = Clock::now();
+    run_calls(comm, *inst, opt.sync, n, nullptr, [](int) {});
+    const double us = us_between(t0, Clock::now());
     return n > 0 ? comm.allreduce(us / n, Reduce::kMax) : 0.0;
   };
   if (warmup > 0) {
@@ -111,19 +176,19 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   StallWindow stall = thread_stall_window();
   stall.start();
   for (int r = 0; r < reps; ++r) {
+    double* rep_samples = sampled ? samples.data() + static_cast<std::size_t>(r) *
+                                                         static_cast<std::size_t>(iterations)
+                                  : nullptr;
     comm.barrier();
-    const auto t0 = std::chrono::steady_clock::now();
+    double us = 0;
     if (r == 0 && opt.inject_throw == Phase::kTimed) {
-      for (int i = 0; i < iterations; ++i) {
+      us = run_calls(comm, *inst, opt.sync, iterations, rep_samples, [&](int i) {
         if (i == iterations / 2) maybe_throw(opt, Phase::kTimed, comm);
-        inst->run();
-      }
+      });
     } else {
-      for (int i = 0; i < iterations; ++i) inst->run();
+      us = run_calls(comm, *inst, opt.sync, iterations, rep_samples, [](int) {});
     }
-    const auto t1 = std::chrono::steady_clock::now();
-    local_us[static_cast<std::size_t>(r)] =
-        std::chrono::duration<double, std::micro>(t1 - t0).count() / iterations;
+    local_us[static_cast<std::size_t>(r)] = us / iterations;
   }
   stall.stop();
   const Counters after = inst->counters();
@@ -140,6 +205,15 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   comm.allreduce(mins.data(), reps, Reduce::kMin);
   comm.allreduce(maxs.data(), reps, Reduce::kMax);
   comm.allreduce(sums.data(), reps, Reduce::kSum);
+  // Each call's time: the max over timed ranks of that call (one repetition at a time, so that
+  // the count fits an int).
+  if (sampled) {
+    samples.resize(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations));
+    if (!timed) std::fill(samples.begin(), samples.end(), -kInf);
+    for (int r = 0; r < reps; ++r)
+      comm.allreduce(samples.data() + static_cast<std::size_t>(r) * iterations, iterations,
+                     Reduce::kMax);
+  }
 
   // Over the timed participants, under one max: the largest stall, whether one could not read
   // its stall, and the shortest timed window (negated).
@@ -157,10 +231,12 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   if (!counter_values.empty())
     comm.allreduce(counter_values.data(), static_cast<int>(counter_values.size()), Reduce::kSum);
 
-  // Validation: a fresh seed, one more operation, every received element checked exactly.
+  // Validation: a fresh seed, one more operation, run the way the timed ones ran (with
+  // --sync=barrier a barrier before it; the barrier after the inputs is there in any case),
+  // every received element checked exactly.
   fill_inputs(args, rank, opt.seed, bufs);
   comm.barrier();
-  inst->run();
+  run_calls(comm, *inst, opt.sync, 1, nullptr, [](int) {});
   maybe_throw(opt, Phase::kValidation, comm);
   comm.barrier();
   if (opt.inject_fault && rank == fault_rank(args) && bufs.recv_count > 0)
@@ -183,6 +259,7 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   out.time_avg_us = median(avgs);
   out.time_max_us = median(maxs);
   out.rep_max_us = maxs;
+  if (sampled) out.percentiles_us = percentiles_of(samples);
   out.wrong = wrong;
   out.cores.clear();
   for (auto c : cores) out.cores.push_back(static_cast<int>(c) - 1);
@@ -201,6 +278,24 @@ std::optional<Phase> parse_phase(const std::string& name) {
   if (name == "timed") return Phase::kTimed;
   if (name == "validation") return Phase::kValidation;
   return std::nullopt;
+}
+
+std::optional<Sync> parse_sync(const std::string& name) {
+  if (name == "none") return Sync::kNone;
+  if (name == "barrier") return Sync::kBarrier;
+  return std::nullopt;
+}
+
+const char* sync_name(Sync sync) { return sync == Sync::kBarrier ? "barrier" : "none"; }
+
+std::string sync_description(Sync sync) {
+  return sync == Sync::kBarrier
+             ? "sync barrier: a barrier before each call, only the call timed (OSU)"
+             : "sync none: calls back to back, one barrier per repetition";
+}
+
+bool samples_calls(const MeasureOptions& options) {
+  return options.sync == Sync::kBarrier || options.percentiles;
 }
 
 int iterations_for(std::size_t bytes) {

@@ -1,5 +1,6 @@
 // Measuring one point (backend, op, np, size) on every participant: buffers, warm-up, timed
-// repetitions, statistics over ranks, validation with a fresh seed, counters.
+// repetitions (calls back to back, or a barrier before each call), statistics over ranks,
+// per-call percentiles, validation with a fresh seed, counters.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "comops/op.hpp"
 #include "harness/pinning.hpp"
 #include "harness/placement.hpp"
+#include "harness/stats.hpp"
 
 namespace comops {
 
@@ -21,6 +23,20 @@ enum class Phase { kNone, kSetup, kWarmup, kTimed, kValidation };
 /// The phase named `name` (setup, warmup, timed, validation), or nullopt.
 std::optional<Phase> parse_phase(const std::string& name);
 
+/// How the calls of a timed repetition are timed (--sync).
+enum class Sync {
+  kNone,     ///< calls back to back, one barrier per repetition; the clock spans them all
+  kBarrier,  ///< the backend's barrier before each call, the clock around the call alone (OSU)
+};
+
+/// The Sync named `name` (none, barrier), or nullopt.
+std::optional<Sync> parse_sync(const std::string& name);
+/// "none" or "barrier".
+const char* sync_name(Sync sync);
+/// What the method does, as the tables' headers and the JSON context name it, e.g. "sync none:
+/// calls back to back, one barrier per repetition".
+std::string sync_description(Sync sync);
+
 /// How a point is measured. Zero / negative values mean "chosen by size" (see iterations_for).
 struct MeasureOptions {
   int iterations = 0;         ///< timed back-to-back iterations per repetition; 0: by size
@@ -29,7 +45,13 @@ struct MeasureOptions {
   std::uint64_t seed = 1;     ///< validation seed (a fresh one, never used for timing)
   bool inject_fault = false;  ///< hidden: corrupt one received element before the check
   Phase inject_throw = Phase::kNone;  ///< hidden: the last participant throws in this phase
+  Sync sync = Sync::kNone;            ///< --sync
+  bool percentiles = false;           ///< --percentiles: time each call alone also with Sync::kNone
 };
+
+/// Whether each call is timed alone, so that a point has per-call percentiles: always with
+/// Sync::kBarrier, with Sync::kNone when percentiles are asked for (a clock read after each call).
+bool samples_calls(const MeasureOptions& options);
 
 /// Default iteration count for a message of `bytes` (documented in the README). measure_point
 /// lowers it further, to at least 1, so that one repetition takes about 0.1 s, judged from the
@@ -49,6 +71,9 @@ struct PointResult {
   double time_avg_us = 0;          ///< avg over timed ranks, median over reps
   double time_max_us = 0;          ///< max over timed ranks, median over reps (the headline)
   std::vector<double> rep_max_us;  ///< max over timed ranks of each repetition
+  /// Per-call time percentiles when each call was timed alone (samples_calls): over every timed
+  /// call of every repetition, each call's time the max over timed ranks of that call.
+  std::optional<Percentiles> percentiles_us;
   std::int64_t wrong = 0;          ///< wrong elements over all participants
   std::vector<int> cores;          ///< core of each participant (-1: unbound)
   std::vector<std::string> hosts;  ///< host of each participant (filled by the driver)

@@ -77,6 +77,10 @@ nlohmann::json to_json(const Row& r) {
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);
   }
+  if (p.percentiles_us) {
+    const Percentiles& q = *p.percentiles_us;
+    j["percentiles_us"] = {{"p50", q.p50}, {"p90", q.p90}, {"p99", q.p99}, {"max", q.max}};
+  }
   if (!p.counters.empty()) {
     nlohmann::json c = nlohmann::json::object();
     for (const auto& [name, value] : p.counters) c[name] = value;

@@ -189,8 +189,10 @@ class TableReporter final : public Reporter {
   std::string data_rows(OpKind op, const char* key_name,
                         const std::vector<std::pair<std::string, const Row*>>& rows) const {
     const bool pingpong = op_descriptor(op).pingpong;
+    const bool percentiles = config_.measure.percentiles;
     std::vector<double> time_values, bw_values;
     std::vector<std::optional<double>> time, tmin, tavg, rmin, rmax, bw, lat, rate;
+    std::vector<std::optional<double>> p50, p90, p99, pmax;
     for (const auto& [key, r] : rows) {
       const auto& p = r->point;
       time.push_back(p.time_max_us);
@@ -201,9 +203,15 @@ class TableReporter final : public Reporter {
       bw.push_back(r->bw_GBps);
       lat.push_back(r->latency_us);
       rate.push_back(r->rate_GBps);
+      const auto& q = p.percentiles_us;
+      p50.push_back(q ? std::optional(q->p50) : std::nullopt);
+      p90.push_back(q ? std::optional(q->p90) : std::nullopt);
+      p99.push_back(q ? std::optional(q->p99) : std::nullopt);
+      pmax.push_back(q ? std::optional(q->max) : std::nullopt);
       for (const auto& v :
            {time.back(), tmin.back(), tavg.back(), rmin.back(), rmax.back(), lat.back()})
         if (v) time_values.push_back(*v);
+      if (percentiles && q) time_values.insert(time_values.end(), {q->p50, q->p90, q->p99, q->max});
       for (const auto& v : {bw.back(), rate.back()})
         if (v) bw_values.push_back(*v);
     }
@@ -211,11 +219,15 @@ class TableReporter final : public Reporter {
     const auto c_time = number_cells(time, td), c_min = number_cells(tmin, td),
                c_avg = number_cells(tavg, td), c_rmin = number_cells(rmin, td),
                c_rmax = number_cells(rmax, td), c_bw = number_cells(bw, bd),
-               c_lat = number_cells(lat, td), c_rate = number_cells(rate, bd);
+               c_lat = number_cells(lat, td), c_rate = number_cells(rate, bd),
+               c_p50 = number_cells(p50, td), c_p90 = number_cells(p90, td),
+               c_p99 = number_cells(p99, td), c_pmax = number_cells(pmax, td);
     TextTable t;
     t.column(key_name).column("backend", TextTable::Align::kLeft).column("nodes");
     t.column(pingpong ? "RTT_us" : "time_us").column("min_us").column("avg_us");
-    t.column("reps [min .. max] us").column("bw_GBps");
+    t.column("reps [min .. max] us");
+    if (percentiles) t.column("p50_us").column("p90_us").column("p99_us").column("pmax_us");
+    t.column("bw_GBps");
     if (pingpong) t.column("latency_us").column("rate_GBps");
     t.column("flags", TextTable::Align::kLeft);
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -226,8 +238,9 @@ class TableReporter final : public Reporter {
                                      c_time[i],
                                      c_min[i],
                                      c_avg[i],
-                                     fmt::format("[{} .. {}]", c_rmin[i], c_rmax[i]),
-                                     c_bw[i]};
+                                     fmt::format("[{} .. {}]", c_rmin[i], c_rmax[i])};
+      if (percentiles) cells.insert(cells.end(), {c_p50[i], c_p90[i], c_p99[i], c_pmax[i]});
+      cells.push_back(c_bw[i]);
       if (pingpong) {
         cells.push_back(c_lat[i]);
         cells.push_back(c_rate[i]);
@@ -256,7 +269,7 @@ class TableReporter final : public Reporter {
     if (by_size.empty() || !op_takes_size(op)) return "";
     std::string s =
         fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
-    s += definition(op) + limits_line();
+    s += definition(op) + timing_line() + limits_line();
     std::vector<std::pair<std::string, const Row*>> rows;
     std::vector<std::size_t> sizes;
     for (const auto& [bytes, at_size] : by_size) {
@@ -278,7 +291,7 @@ class TableReporter final : public Reporter {
                         ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n",
                                       op_name(op), bytes, format_size(bytes))
                         : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
-    s += definition(op) + limits_line();
+    s += definition(op) + timing_line() + limits_line();
     std::vector<std::pair<std::string, const Row*>> rows;
     for (const auto& [np, at_np] : by_np)
       for (const Row* r : at_np) rows.emplace_back(std::to_string(np), r);
@@ -287,6 +300,19 @@ class TableReporter final : public Reporter {
     std::vector<const Row*> all;
     for (const auto& row : rows) all.push_back(row.second);
     return s + limit_notes(all) + "\n";
+  }
+
+  // How the calls were timed (--sync), and the percentile columns when they are shown.
+  std::string timing_line() const {
+    std::string s = "timing: " + sync_description(config_.measure.sync);
+    if (config_.measure.percentiles)
+      s += config_.measure.sync == Sync::kNone
+               ? "; p50/p90/p99/pmax_us: percentiles of the per-call time (each call timed "
+                 "alone by a clock read after it; its max over participants), all calls of all "
+                 "repetitions"
+               : "; p50/p90/p99/pmax_us: percentiles of the per-call time (its max over "
+                 "participants), all calls of all repetitions";
+    return s + "\n";
   }
 
   static std::string definition(OpKind op) {

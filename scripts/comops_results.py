@@ -60,7 +60,7 @@ def _check_row(path, index, row):
         raise _not_comops(path, f"{where}.np missing or not a positive integer")
     if not _is_int(row.get("bytes")) or not 0 <= row["bytes"] <= MAX_INT:
         raise _not_comops(path, f"{where}.bytes missing or not a non-negative integer")
-    for name in ("time_us", "time_us_reps"):
+    for name in ("time_us", "time_us_reps", "percentiles_us"):
         stats = row.get(name)
         if stats is None:
             continue

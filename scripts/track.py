@@ -12,7 +12,7 @@
 The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
 date, the machine fingerprint (CPU model, cores, nodes, MPI library and version, compiler, and
 the comops options that change times: bind, placement, pair, iterations, warm-up, MPI world
-size) and every point with its repetition times and noise fields (cpu_stall_us, contended,
+size, --sync when not none) and every point with its repetition times and noise fields (cpu_stall_us, contended,
 oversubscribed, wrong). A run is identified by a hash of its content: adding it again stores
 nothing. All files of one add are stored in one transaction, or none of them.
 

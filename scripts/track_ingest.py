@@ -90,6 +90,10 @@ def fingerprint_comops(context):
     nodes = context.get("nodes")
     chosen = {k: options.get(k) for k in RESULT_OPTIONS}
     chosen["world_size"] = context.get("world_size")
+    # --sync changes every time; none (the default, or a file from before --sync) keeps the
+    # fingerprint runs had before, so their history goes on
+    if options.get("sync") not in (None, "none"):
+        chosen["sync"] = options["sync"]
     return {"cpu_model": topology.get("cpu_model", "unknown"), "cores": topology.get("cores"),
             "nodes": len(nodes) if isinstance(nodes, list) and nodes else 1,
             "mpi_library": mpi_short(context.get("mpi_library")),

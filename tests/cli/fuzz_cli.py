@@ -29,6 +29,7 @@ CHOICES = {
     "-f": ["2", "4", "1", "0", "-3"],
     "--np-bytes": ["8", "64", "1K", "12", "x", ""],
     "--seed": ["0", "1", "42", "-1", "18446744073709551615", "1e3", "x"],
+    "--sync": ["none", "barrier", "always", ""],
     "--bind": ["compact", "spread", "none", "diagonal", ""],
     "--placement": ["packed", "spread", "scatter"],
     "--pair": ["intra", "inter", "both", "auto", "sideways"],
@@ -42,7 +43,8 @@ CHOICES = {
     "-i": ["2", "0", "x"],
     "-x": ["0", "1", "-1"],
 }
-FLAGS = ["--uncached", "--no-limits", "--frobnicate", "--version", "--help", "--force"]
+FLAGS = ["--uncached", "--no-limits", "--frobnicate", "--version", "--help", "--force",
+         "--percentiles"]
 
 
 def command(rng, work):

@@ -12,8 +12,9 @@ namespace {
 using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick ...
 
 TEST(BadInput, EmptyValuesAreUsageErrors) {
-  for (const char* option : {"--sizes", "--json", "--csv", "--gbench-json", "--output-dir", "--np",
-                             "--np-bytes", "--mpiexec", "--bind", "--scheme", "--block-size"})
+  for (const char* option :
+       {"--sizes", "--json", "--csv", "--gbench-json", "--output-dir", "--np", "--np-bytes",
+        "--mpiexec", "--bind", "--scheme", "--block-size", "--sync"})
     expect_usage_error(fmt::format("--backend=all --op=barrier {} ''", option),
                        fmt::format("{} needs a value, not an empty one", option));
   expect_usage_error("--sizes=", "--sizes: 1 required LIST missing");

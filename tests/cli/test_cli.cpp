@@ -486,6 +486,63 @@ TEST(Cli, OsuAliasesRunTheSweepTheyName) {
   expect_usage_error("-m 8:1K --sizes=8", "--sizes excludes -m");
 }
 
+// --sync=barrier: named in the context and in every table header, and every row has per-call
+// percentiles in order; --sync=none has none unless --percentiles asks for them.
+TEST(Cli, SyncBarrierIsNamedAndGivesPercentiles) {
+  const fs::path dir = scratch();
+  auto run = [&](const std::string& extra) {
+    const Outcome o =
+        comops(fmt::format("{} --op=reduce,gather,barrier --sizes=8,1K --json {}/r.json {}", kQuick,
+                           dir.string(), extra));
+    EXPECT_EQ(o.code, 0) << o.err;
+    return std::make_pair(nlohmann::json::parse(slurp(dir / "r.json")), o.out);
+  };
+  const auto [barrier, barrier_out] = run("--sync=barrier");
+  EXPECT_EQ(barrier["context"]["options"]["sync"], "barrier");
+  EXPECT_EQ(barrier["context"]["options"]["sync_method"],
+            "sync barrier: a barrier before each call, only the call timed (OSU)");
+  EXPECT_EQ(barrier["context"]["options"]["percentiles"], false);
+  ASSERT_EQ(barrier["results"].size(), 5u);  // reduce-max and gather at 8 and 1K, the barrier
+  for (const auto& row : barrier["results"]) {
+    ASSERT_TRUE(row.contains("percentiles_us")) << row.dump();
+    const auto& p = row["percentiles_us"];
+    const double p50 = p["p50"], p90 = p["p90"], p99 = p["p99"], max = p["max"];
+    EXPECT_GT(p50, 0) << row.dump();  // every call takes some time
+    EXPECT_LE(p50, p90) << row.dump();
+    EXPECT_LE(p90, p99) << row.dump();
+    EXPECT_LE(p99, max) << row.dump();
+    // The headline is each participant's mean over calls: never above the slowest call.
+    EXPECT_LE(row["time_us"]["max"].get<double>(), max) << row.dump();
+  }
+  // Every detailed table ("== op: ... versus ...", unlike the summary's) names it.
+  const std::regex title("\n== [a-z-]+: [^\n]*versus[^\n]*==\n[^\n]*\n([^\n]*)\n");
+  int tables = 0;
+  for (std::sregex_iterator it(barrier_out.begin(), barrier_out.end(), title), end; it != end;
+       ++it, ++tables)
+    EXPECT_EQ((*it)[1].str(),
+              "timing: sync barrier: a barrier before each call, only the call timed (OSU)");
+  EXPECT_EQ(tables, 3) << barrier_out;  // reduce-max and gather by size, the barrier by np
+  EXPECT_EQ(barrier_out.find("p50_us"), std::string::npos) << "columns shown unasked";
+
+  const auto [none, none_out] = run("");
+  EXPECT_EQ(none["context"]["options"]["sync"], "none");
+  for (const auto& row : none["results"]) EXPECT_FALSE(row.contains("percentiles_us")) << row;
+  EXPECT_NE(none_out.find("\ntiming: sync none: calls back to back, one barrier per repetition\n"),
+            std::string::npos)
+      << none_out;
+
+  const auto [asked, asked_out] = run("--percentiles");
+  EXPECT_EQ(asked["context"]["options"]["sync"], "none");
+  EXPECT_EQ(asked["context"]["options"]["percentiles"], true);
+  for (const auto& row : asked["results"]) {
+    ASSERT_TRUE(row.contains("percentiles_us")) << row;
+    EXPECT_LE(row["percentiles_us"]["p50"].get<double>(),
+              row["percentiles_us"]["max"].get<double>());
+  }
+  EXPECT_NE(asked_out.find("p50_us  p90_us  p99_us  pmax_us"), std::string::npos) << asked_out;
+  expect_usage_error("--sync=sometimes", "unknown --sync 'sometimes' (expected none or barrier)");
+}
+
 TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_usage_error("--backend=nope", "unknown backend 'nope' (available: ");
   expect_usage_error("--op=pingpong,nope", "unknown op 'nope'");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,34 @@ TEST_P(MpiOps, EveryNpAndSizeIsExact) {
       ASSERT_EQ(r.cores.size(), static_cast<std::size_t>(np));
       for (int c : r.cores) EXPECT_GE(c, 0);
     }
+  }
+}
+
+// --sync=barrier: a barrier before each call; every result still exact, and rank 0 has the
+// per-call percentiles in order.
+TEST_P(MpiOps, BarrierSyncIsExactWithPercentiles) {
+  auto backend = mpi_backend();
+  Pinning pinning(BindPolicy::kCompact);
+  MeasureOptions o = quick();
+  o.sync = Sync::kBarrier;
+  const int np = std::max(op_min_np(GetParam()), world_size());
+  const std::vector<std::size_t> sizes =
+      op_has_data(GetParam()) ? std::vector<std::size_t>{8, 65544} : std::vector<std::size_t>{0};
+  for (std::size_t b : sizes) {
+    const PointResult r = measure_point(*backend, point(GetParam(), np, b), o, pinning);
+    if (world_rank() != 0) continue;
+    EXPECT_EQ(r.wrong, 0) << op_name(GetParam()) << " bytes=" << b;
+    ASSERT_TRUE(r.percentiles_us.has_value()) << op_name(GetParam()) << " bytes=" << b;
+    EXPECT_GT(r.percentiles_us->p50, 0);
+    EXPECT_LE(r.percentiles_us->p50, r.percentiles_us->p90);
+    EXPECT_LE(r.percentiles_us->p90, r.percentiles_us->p99);
+    EXPECT_LE(r.percentiles_us->p99, r.percentiles_us->max);
+    EXPECT_LE(r.time_max_us, r.percentiles_us->max);
+  }
+  if (op_has_data(GetParam())) {  // the checker still fails under this mode
+    o.inject_fault = true;
+    const PointResult f = measure_point(*backend, point(GetParam(), np, 1024), o, pinning);
+    if (world_rank() == 0) EXPECT_EQ(f.wrong, 1) << op_name(GetParam());
   }
 }
 

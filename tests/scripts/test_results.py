@@ -70,6 +70,12 @@ class LoadTest(helpers.TempDirTest):
                 ("rep_times_us", [1, -1], "rep_times_us is not a list of non-negative numbers"),
                 ("time_us_reps", 3, "time_us_reps is not an object of non-negative numbers"),
                 ("time_us", {"max": True}, "time_us is not an object of non-negative numbers"),
+                ("percentiles_us", [1.0, 2.0],
+                 "percentiles_us is not an object of non-negative numbers"),
+                ("percentiles_us", {"p50": -1.0, "max": 2.0},
+                 "percentiles_us is not an object of non-negative numbers"),
+                ("percentiles_us", {"p50": "1"},
+                 "percentiles_us is not an object of non-negative numbers"),
                 ("rate_GBps", -0.5, "rate_GBps is not a non-negative number or null"),
                 ("latency_us", "1", "latency_us is not a non-negative number or null"),
                 ("cpu_stall_us", {}, "cpu_stall_us is not a non-negative number or null"),
@@ -98,8 +104,8 @@ class LoadTest(helpers.TempDirTest):
         good = synth.row("mpi", "barrier", 2, 0, [1.0])
         optional = ("time_us", "time_us_reps", "rep_times_us", "bw_GBps", "rate_GBps",
                     "latency_us", "memcpy_GBps", "cpu_stall_us", "cpu_stall_window_us",
-                    "oversubscribed", "contended",
-                    "wrong", "tables", "pair", "aggregate_GBps", "beyond_limit")
+                    "oversubscribed", "contended", "wrong", "tables", "pair", "aggregate_GBps",
+                    "beyond_limit", "percentiles_us")
         for field in optional:
             with self.subTest(field=field):
                 row = dict(good, **{field: None})
@@ -108,6 +114,14 @@ class LoadTest(helpers.TempDirTest):
                 row.pop(field)
                 self.assertEqual(len(self.load_doc({"comops_format": 1, "results": [row]}).rows),
                                  1)
+
+    def test_accepts_percentiles_as_comops_writes_them(self):
+        # --sync=barrier or --percentiles: per-call percentiles in us (harness/results_format.md)
+        row = dict(synth.row("mpi", "reduce-max", 2, 8, [1.0, 1.5]),
+                   percentiles_us={"p50": 1.2, "p90": 1.9, "p99": 4.0, "max": 31.5})
+        rows = self.load_doc({"comops_format": 1, "results": [row]}).rows
+        self.assertEqual(rows[("mpi", "reduce-max", 2, 8)]["percentiles_us"],
+                         {"p50": 1.2, "p90": 1.9, "p99": 4.0, "max": 31.5})
 
     def test_every_cut_of_a_file_is_truncated_json(self):
         # A results file cut at any byte (a copy interrupted, a disk full) is refused as

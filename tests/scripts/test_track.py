@@ -227,6 +227,21 @@ class TrackDbTest(helpers.TempDirTest):
             "options": {"bind": "compact", "placement": None, "pair": None, "iterations": None,
                         "warmup": None, "world_size": 4}})
 
+    def test_sync_barrier_runs_are_another_series(self):
+        import track_ingest  # noqa: E402 (helpers puts scripts/ on sys.path)
+        context = comops_doc("c1", "2026-11-01T00:00:00Z")["context"]
+        before = track_ingest.fingerprint_comops(context)
+        self.assertNotIn("sync", before["options"])
+        for sync in ("none", None):
+            with self.subTest(sync=sync):
+                ctx = dict(context, options=dict(context["options"], sync=sync))
+                self.assertEqual(track_ingest.fingerprint_comops(ctx), before)
+        barrier = dict(context, options=dict(context["options"], sync="barrier"))
+        self.assertEqual(track_ingest.fingerprint_comops(barrier)["options"],
+                         dict(before["options"], sync="barrier"))
+        self.assertNotEqual(track_ingest.machine_id(track_ingest.fingerprint_comops(barrier)),
+                            track_ingest.machine_id(before))
+
     def test_bad_files_refused_database_unchanged(self):
         good = synth.write(self.path("good.json"), comops_doc("c1", "2026-11-01T00:00:00Z"))
         self.assertEqual(self.track("add", good, "--db", self.db).returncode, 0)

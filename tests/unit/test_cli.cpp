@@ -78,6 +78,9 @@ TEST(Cli, Defaults) {
   EXPECT_EQ(c.measure.warmup, -1);
   EXPECT_EQ(c.measure.seed, 1u);
   EXPECT_FALSE(c.measure.inject_fault);
+  EXPECT_EQ(c.measure.sync, Sync::kNone);
+  EXPECT_FALSE(c.measure.percentiles);
+  EXPECT_FALSE(samples_calls(c.measure));
   EXPECT_EQ(c.bind, BindPolicy::kCompact);
   EXPECT_TRUE(c.limits);
   EXPECT_EQ(c.progress, "auto");
@@ -139,6 +142,28 @@ TEST(Cli, NpAndOtherValues) {
   EXPECT_EQ(parse({"--backend=mpi,all,mpi"}).backends, family_names());
 }
 
+// --sync chooses how each call is timed; --percentiles times each call alone under none too.
+TEST(Cli, SyncAndPercentiles) {
+  const Config barrier = parse({"--sync=barrier"});
+  EXPECT_EQ(barrier.measure.sync, Sync::kBarrier);
+  EXPECT_FALSE(barrier.measure.percentiles);
+  EXPECT_TRUE(samples_calls(barrier.measure));  // a barrier mode point always has percentiles
+  EXPECT_EQ(parse({"--sync", "none"}).measure.sync, Sync::kNone);
+  const Config none_sampled = parse({"--percentiles"});
+  EXPECT_EQ(none_sampled.measure.sync, Sync::kNone);
+  EXPECT_TRUE(none_sampled.measure.percentiles);
+  EXPECT_TRUE(samples_calls(none_sampled.measure));
+  const Config both = parse({"--sync=barrier", "--percentiles"});
+  EXPECT_EQ(both.measure.sync, Sync::kBarrier);
+  EXPECT_TRUE(both.measure.percentiles);
+  EXPECT_EQ(sync_name(Sync::kNone), std::string("none"));
+  EXPECT_EQ(sync_name(Sync::kBarrier), std::string("barrier"));
+  EXPECT_EQ(sync_description(Sync::kNone),
+            "sync none: calls back to back, one barrier per repetition");
+  EXPECT_EQ(sync_description(Sync::kBarrier),
+            "sync barrier: a barrier before each call, only the call timed (OSU)");
+}
+
 TEST(Cli, CommandLineIsKept) {
   EXPECT_EQ(parse({"--op=pingpong", "--np=2"}).command_line, "comops --op=pingpong --np=2");
 }
@@ -197,6 +222,13 @@ TEST(CliErrors, BadChoices) {
   expect_usage_error({"--bind=bad"}, "unknown --bind 'bad' (expected compact, spread or none)");
   expect_usage_error({"--progress=sometimes"},
                      "unknown --progress 'sometimes' (expected auto, always, lines or never)");
+  expect_usage_error({"--sync=always"}, "unknown --sync 'always' (expected none or barrier)");
+  expect_usage_error({"--sync=Barrier"}, "unknown --sync 'Barrier' (expected none or barrier)");
+  expect_usage_error({"--sync=none,barrier"},
+                     "unknown --sync 'none,barrier' (expected none or barrier)");
+  expect_usage_error({"--sync"}, "--sync");
+  expect_usage_error({"--sync="}, "--sync");
+  expect_usage_error({"--percentiles=maybe"}, "--percentiles");
 }
 
 TEST(CliErrors, Cli11Errors) {
@@ -337,7 +369,8 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
       help_group(help, "Sizes and participants"),
       (std::vector<std::string>{"--np", "--size-np", "--sizes", "-b", "-e", "-f", "--np-bytes"}));
   EXPECT_EQ(help_group(help, "Measurement"),
-            (std::vector<std::string>{"-n", "-w", "-r", "--seed", "--no-limits"}));
+            (std::vector<std::string>{"-n", "-w", "-r", "--seed", "--sync", "--percentiles",
+                                      "--no-limits"}));
   EXPECT_EQ(help_group(help, "Placement"),
             (std::vector<std::string>{"--bind", "--placement", "--pair", "--mpiexec"}));
   EXPECT_EQ(help_group(help, "Output"),

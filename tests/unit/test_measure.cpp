@@ -1,10 +1,11 @@
 // Unit tests of the default iteration and warm-up counts (harness/measure.hpp), of what
-// measure_point runs with default and given options (on a one-participant fake backend), and of
-// the noise probes (harness/noise.hpp), which only read /proc. The contended threshold
-// (kContendedStallShare) is tested where it acts: make_row in test_reporters.cpp.
+// measure_point runs with default and given options and with each --sync (on one-participant fake
+// backends), and of the noise probes (harness/noise.hpp), which only read /proc. The contended
+// threshold (kContendedStallShare) is tested where it acts: make_row in test_reporters.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -141,6 +142,137 @@ TEST(MeasureOptions, GivenCountsSeedAndFaultAreHonouredExactly) {
   ASSERT_FALSE(be.rec->first_sent.empty());
   EXPECT_EQ(be.rec->first_sent.back(), 1392324084);  // pattern(7, 0, 0)
   EXPECT_EQ(r.wrong, 1);
+}
+
+// --sync and per-call samples, on a one-participant backend whose Comm is what np 1 means (an
+// allreduce leaves the values as they are) and counts its barriers, and whose op spins for at
+// least kSpinUs on the steady clock, so each call takes at least that long (a physical bound).
+constexpr double kSpinUs = 20;
+
+struct SyncRecord {
+  int barriers = 0;
+  int runs = 0;
+};
+
+class CountingComm final : public Comm {
+ public:
+  explicit CountingComm(SyncRecord& rec) : rec_(rec) {}
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  void barrier() override { ++rec_.barriers; }
+  void allreduce(double*, int, Reduce) override {}
+  void allreduce(std::int64_t*, int, Reduce) override {}
+
+ private:
+  SyncRecord& rec_;
+};
+
+class SpinOp final : public OpInstance {
+ public:
+  SpinOp(Buffers& b, SyncRecord& rec) : b_(b), rec_(rec) {}
+  void run() override {
+    ++rec_.runs;
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start <
+           std::chrono::duration<double, std::micro>(kSpinUs)) {
+    }
+    std::copy(b_.send, b_.send + b_.send_count, b_.recv);
+  }
+
+ private:
+  Buffers& b_;
+  SyncRecord& rec_;
+};
+
+class SpinBackend final : public Backend {
+ public:
+  std::shared_ptr<SyncRecord> rec = std::make_shared<SyncRecord>();
+  std::string label() const override { return "spin"; }
+  Participants participants() const override { return Participants::kThreads; }
+  OpFactory op(OpKind kind) const override {
+    if (kind != OpKind::kReduceSum) return {};
+    return [rec = rec](Comm&, const Args&, Buffers& b) -> std::unique_ptr<OpInstance> {
+      return std::make_unique<SpinOp>(b, *rec);
+    };
+  }
+  int max_participants() const override { return 1; }
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
+    ASSERT_EQ(group.size(), 1);
+    CountingComm comm(*rec);
+    body(comm);
+  }
+};
+
+MeasureOptions spin_options(Sync sync, bool percentiles) {
+  MeasureOptions o;
+  o.iterations = 4;
+  o.warmup = 2;
+  o.repetitions = 3;
+  o.sync = sync;
+  o.percentiles = percentiles;
+  return o;
+}
+
+// Barriers of a point measured back to back: one after the inputs are filled, one before each
+// repetition, one after the last, one before and one after the validation operation.
+constexpr int kNoneBarriers = 1 + 3 + 1 + 2;
+
+TEST(MeasureSync, NoneRunsBackToBackWithoutPercentiles) {
+  const Pinning pinning(BindPolicy::kNone);
+  SpinBackend be;
+  const PointResult r =
+      measure_point(be, lone_reduce(64), spin_options(Sync::kNone, false), pinning);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->barriers, kNoneBarriers);
+  EXPECT_FALSE(r.percentiles_us.has_value());
+  EXPECT_GE(r.time_max_us, kSpinUs);
+  EXPECT_EQ(r.wrong, 0);
+}
+
+// A barrier before every call: the warm-up's, the timed ones' and the validation's.
+TEST(MeasureSync, BarrierBeforeEachCallAndPercentilesOfTheCalls) {
+  const Pinning pinning(BindPolicy::kNone);
+  SpinBackend be;
+  const PointResult r =
+      measure_point(be, lone_reduce(64), spin_options(Sync::kBarrier, false), pinning);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->barriers, kNoneBarriers + 2 + 3 * 4 + 1);
+  ASSERT_TRUE(r.percentiles_us.has_value());
+  const Percentiles& p = *r.percentiles_us;
+  EXPECT_GE(p.p50, kSpinUs);
+  EXPECT_LE(p.p50, p.p90);
+  EXPECT_LE(p.p90, p.p99);
+  EXPECT_LE(p.p99, p.max);
+  // The headline is a mean of per-call times, so no larger than the slowest call.
+  EXPECT_GE(r.time_max_us, kSpinUs);
+  EXPECT_LE(r.time_max_us, p.max);
+  EXPECT_EQ(r.wrong, 0);
+}
+
+// --percentiles with none: the same calls and barriers as none, each call timed alone.
+TEST(MeasureSync, NoneWithPercentilesKeepsTheCallsBackToBack) {
+  const Pinning pinning(BindPolicy::kNone);
+  SpinBackend be;
+  const PointResult r =
+      measure_point(be, lone_reduce(64), spin_options(Sync::kNone, true), pinning);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->barriers, kNoneBarriers);
+  ASSERT_TRUE(r.percentiles_us.has_value());
+  EXPECT_GE(r.percentiles_us->p50, kSpinUs);
+  EXPECT_LE(r.percentiles_us->p50, r.percentiles_us->p90);
+  EXPECT_LE(r.percentiles_us->p90, r.percentiles_us->p99);
+  EXPECT_LE(r.percentiles_us->p99, r.percentiles_us->max);
+  EXPECT_LE(r.time_max_us, r.percentiles_us->max);
+}
+
+// The injected failure halfway through the first repetition still fires with the barrier mode.
+TEST(MeasureSync, InjectedTimedFailureFiresUnderBarrier) {
+  const Pinning pinning(BindPolicy::kNone);
+  SpinBackend be;
+  MeasureOptions o = spin_options(Sync::kBarrier, false);
+  o.inject_throw = Phase::kTimed;
+  EXPECT_THROW(measure_point(be, lone_reduce(64), o, pinning), RuntimeError);
+  EXPECT_EQ(be.rec->runs, 2 + 4 / 2);  // the warm-up, then half of the first repetition
 }
 
 TEST(Noise, IdleShareIsAShare) {

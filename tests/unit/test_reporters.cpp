@@ -874,6 +874,63 @@ TEST(JsonRow, InterPairCarriesHostsNodesAndItsOwnName) {
                    .contains("pair"));
 }
 
+// Percentiles: in a row's JSON when the point has them, absent otherwise.
+TEST(JsonRow, PercentilesOnlyWhenCallsWereTimedAlone) {
+  EXPECT_FALSE(to_json(make_row(gather_point(), {}, false, std::nullopt, 1.0, false, true))
+                   .contains("percentiles_us"));
+  PointResult g = gather_point();
+  g.percentiles_us = Percentiles{9.5, 11.25, 14.0, 30.0};
+  const auto j = to_json(make_row(g, {}, false, std::nullopt, 1.0, false, true));
+  EXPECT_EQ(j["percentiles_us"],
+            (nlohmann::json{{"p50", 9.5}, {"p90", 11.25}, {"p99", 14.0}, {"max", 30.0}}));
+}
+
+// The tables name the timing method; --percentiles adds the percentile columns.
+TEST(TableReporter, TimingLineAndPercentileColumns) {
+  TempDir dir;
+  const MachineLimits limits = some_limits();
+  PointResult g = gather_point();
+  g.percentiles_us = Percentiles{9.5, 11.25, 14.0, 30.0};
+  auto render = [&](Sync sync, bool percentiles) {
+    Config config = table_config();
+    config.measure.sync = sync;
+    config.measure.percentiles = percentiles;
+    auto rep = make_table_reporter("", config, limits, single_node_map(2));
+    rep->add(make_row(g, limits, false, std::nullopt, 1.0, false, true));
+    testing::internal::CaptureStdout();
+    rep->finish();
+    return testing::internal::GetCapturedStdout();
+  };
+  const std::string none = render(Sync::kNone, false);
+  EXPECT_NE(none.find("\ntiming: sync none: calls back to back, one barrier per repetition\n"),
+            std::string::npos)
+      << none;
+  EXPECT_EQ(none.find("p50_us"), std::string::npos) << none;
+  const std::string barrier = render(Sync::kBarrier, false);
+  EXPECT_NE(barrier.find("\ntiming: sync barrier: a barrier before each call, only the call "
+                         "timed (OSU)\n"),
+            std::string::npos)
+      << barrier;
+  EXPECT_EQ(barrier.find("p50_us"), std::string::npos) << "percentiles shown unasked";
+  const std::string shown = render(Sync::kBarrier, true);
+  EXPECT_NE(shown.find("\ntiming: sync barrier: a barrier before each call, only the call timed "
+                       "(OSU); p50/p90/p99/pmax_us: percentiles of the per-call time (its max "
+                       "over participants), all calls of all repetitions\n"),
+            std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find("  np  backend     nodes  time_us  min_us  avg_us  reps [min .. max] us  "
+                       "p50_us  p90_us  p99_us  pmax_us  bw_GBps  flags\n"
+                       "   4  shm-direct      1    10.00    8.00    9.00       [8.00 .. 12.00]    "
+                       "9.50   11.25   14.00    30.00    0.307  W\n"),
+            std::string::npos)
+      << shown;
+  const std::string none_shown = render(Sync::kNone, true);
+  EXPECT_NE(none_shown.find("; p50/p90/p99/pmax_us: percentiles of the per-call time (each call "
+                            "timed alone by a clock read after it; its max over participants)"),
+            std::string::npos)
+      << none_shown;
+}
+
 TEST(JsonReporter, InterPairHasItsOwnBindings) {
   TempDir dir;
   const std::string path = dir.file("results.json");

@@ -90,7 +90,9 @@ TEST_P(MpiOps, BarrierSyncIsExactWithPercentiles) {
   if (op_has_data(GetParam())) {  // the checker still fails under this mode
     o.inject_fault = true;
     const PointResult f = measure_point(*backend, point(GetParam(), np, 1024), o, pinning);
-    if (world_rank() == 0) EXPECT_EQ(f.wrong, 1) << op_name(GetParam());
+    if (world_rank() == 0) {
+      EXPECT_EQ(f.wrong, 1) << op_name(GetParam());
+    }
   }
 }
 

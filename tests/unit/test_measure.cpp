@@ -189,11 +189,11 @@ class SpinBackend final : public Backend {
   std::shared_ptr<SyncRecord> rec = std::make_shared<SyncRecord>();
   std::string label() const override { return "spin"; }
   Participants participants() const override { return Participants::kThreads; }
-  OpFactory op(OpKind kind) const override {
-    if (kind != OpKind::kReduceSum) return {};
-    return [rec = rec](Comm&, const Args&, Buffers& b) -> std::unique_ptr<OpInstance> {
-      return std::make_unique<SpinOp>(b, *rec);
-    };
+  OpTable ops() const override {
+    return {{OpKind::kReduceSum,
+             [rec = rec](Comm&, const Args&, Buffers& b) -> std::unique_ptr<OpInstance> {
+               return std::make_unique<SpinOp>(b, *rec);
+             }}};
   }
   int max_participants() const override { return 1; }
   void spmd(const Group& group, const std::function<void(Comm&)>& body) override {

@@ -16,33 +16,13 @@
 #include "harness/help_formatter.hpp"
 #include "harness/ops.hpp"
 #include "harness/pinning.hpp"
+#include "parse_command.hpp"
 
 namespace comops {
 namespace {
 
-// Parses "comops <args...>" with a fresh set of backend families.
-Config parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "comops");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  auto families = backend_families();
-  return parse_command_line(static_cast<int>(args.size()), argv.data(), families);
-}
-
-// The UsageError message parse(args) throws; fails the test if it throws nothing else.
-std::string usage_error(const std::vector<std::string>& args) {
-  try {
-    parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  } catch (const EarlyExit& e) {
-    ADD_FAILURE() << "EarlyExit instead of UsageError: " << e.text;
-    return {};
-  }
-  ADD_FAILURE() << "no UsageError";
-  return {};
-}
+using test::parse;
+using test::usage_error;
 
 // Expects parse(args) to throw a one-line UsageError containing `substring`.
 void expect_usage_error(const std::vector<std::string>& args, const std::string& substring) {

@@ -20,6 +20,8 @@
 #include "harness/op_descriptor.hpp"
 #include "harness/op_selection.hpp"
 #include "harness/ops.hpp"
+#include "op_args.hpp"
+#include "parse_command.hpp"
 
 namespace comops {
 namespace {
@@ -33,34 +35,8 @@ std::vector<std::string> descriptor_names() {
   return names;
 }
 
-Args args_of(OpKind op, int np, std::size_t count, int root) {
-  Args a;
-  a.op = op;
-  a.np = np;
-  a.count = count;
-  a.bytes = count * kElemBytes;
-  a.root = root;
-  return a;
-}
-
-Config parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "comops");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  auto families = backend_families();
-  return parse_command_line(static_cast<int>(args.size()), argv.data(), families);
-}
-
-std::string usage_error(const std::vector<std::string>& args) {
-  try {
-    parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no UsageError";
-  return {};
-}
+using test::parse;
+using test::usage_error;
 
 TEST(OpDescriptors, EveryOpHasOneUniqueNameAndKind) {
   EXPECT_EQ(descriptor_names(), kNames);
@@ -127,7 +103,7 @@ TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
   for (const OpDescriptor& d : op_descriptors())
     for (int np = d.min_np; np <= 5; ++np)
       for (int root = 0; root < (d.rooted ? np : 1); ++root) {
-        const Args a = args_of(d.kind, np, 3, root);
+        const Args a = test::make_args(d.kind, np, 3, root);
         const std::string where =
             std::string(d.name) + " np=" + std::to_string(np) + " root=" + std::to_string(root);
         std::size_t sent = 0, received = 0;

@@ -11,6 +11,7 @@
 
 #include "comops/op.hpp"
 #include "harness/ops.hpp"
+#include "op_args.hpp"
 
 namespace comops {
 namespace {
@@ -23,15 +24,7 @@ struct RankBufs {
   Buffers bufs;
 };
 
-Args make_args(OpKind op, int np, std::size_t count, int root = 0) {
-  Args a;
-  a.op = op;
-  a.np = np;
-  a.count = count;
-  a.bytes = count * kElemBytes;
-  a.root = root;
-  return a;
-}
+using test::make_args;
 
 std::vector<RankBufs> allocate_and_fill(const Args& a, std::uint64_t seed) {
   std::vector<RankBufs> ranks(static_cast<std::size_t>(a.np));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "tests/allowed_cpu.hpp"
 
 namespace {
 
@@ -45,16 +46,6 @@ std::optional<double> idle_share(int ms) {
   const auto b = read();
   if (b.second <= a.second) return std::nullopt;
   return static_cast<double>(b.first - a.first) / static_cast<double>(b.second - a.second);
-}
-
-// The first CPU this process may run on: compact binding puts participant 0 there.
-int first_allowed_cpu() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) return c;
-  return 0;
 }
 
 // "mpi pingpong np=2 8 B: stall 812 us of 9760 us" for each contended row.

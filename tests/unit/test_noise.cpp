@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "harness/noise.hpp"
+#include "tests/allowed_cpu.hpp"
 
 namespace comops {
 namespace {
@@ -113,15 +114,7 @@ void spin_on(int cpu, const std::atomic<bool>& stop) {
   }
 }
 
-// The first CPU this process may run on.
-int first_allowed_cpu() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) return c;
-  return 0;
-}
+using comops_test::first_allowed_cpu;
 
 // The calling thread's own run delay: never more than the window, and a thread sharing its core
 // with a busy thread waits for it (the scheduler shares the core, so well above 5 %).

@@ -76,6 +76,17 @@ Elem scatter_expected(const Args& a, int rank, std::uint64_t seed, std::size_t i
 Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
 double no_bytes(const Args&) { return 0.0; }
 
+// The tables' definition lines of the collectives: the size is the whole message, one block per
+// participant, or nothing at all.
+#define COMOPS_COLLECTIVE_TIME \
+  "time = max over participants (min, avg beside it) of the per-iteration time; "
+constexpr std::string_view kCollectiveTime =
+    COMOPS_COLLECTIVE_TIME "bw = size / time; GB = 1e9 B; median of repetitions";
+constexpr std::string_view kPerBlockTime = COMOPS_COLLECTIVE_TIME
+    "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of repetitions";
+constexpr std::string_view kBarrierTime = COMOPS_COLLECTIVE_TIME "median of repetitions";
+#undef COMOPS_COLLECTIVE_TIME
+
 // A function's static, so that other files' static initialisers (gtest's ValuesIn(all_ops()))
 // find it built.
 const std::vector<OpDescriptor>& descriptors() {
@@ -110,8 +121,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = last_non_root,
        .bw_factor = one_block,
        .ceiling_shared_by = broadcast_shared_by,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+       .definition = kCollectiveTime},
       {.kind = OpKind::kReduceMax,
        .name = "reduce-max",
        .reduce_alias = "max",
@@ -126,8 +136,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = root_receives,
        .bw_factor = one_block,
        .ceiling_shared_by = one_sender_each,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+       .definition = kCollectiveTime},
       {.kind = OpKind::kReduceSum,
        .name = "reduce-sum",
        .reduce_alias = "sum",
@@ -142,8 +151,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = root_receives,
        .bw_factor = one_block,
        .ceiling_shared_by = one_sender_each,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "bw = size / time; GB = 1e9 B; median of repetitions"},
+       .definition = kCollectiveTime},
       {.kind = OpKind::kGather,
        .name = "gather",
        .reduce_alias = "",
@@ -158,9 +166,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = root_receives,
        .bw_factor = blocks_of_the_others,
        .ceiling_shared_by = one_sender_each,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of "
-                     "repetitions"},
+       .definition = kPerBlockTime},
       {.kind = OpKind::kScatter,
        .name = "scatter",
        .reduce_alias = "",
@@ -175,9 +181,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = last_non_root,
        .bw_factor = blocks_of_the_others,
        .ceiling_shared_by = one_sender_each,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of "
-                     "repetitions"},
+       .definition = kPerBlockTime},
       {.kind = OpKind::kBarrier,
        .name = "barrier",
        .reduce_alias = "",
@@ -192,8 +196,7 @@ const std::vector<OpDescriptor>& descriptors() {
        .fault_rank = root_receives,
        .bw_factor = no_bytes,
        .ceiling_shared_by = one_sender_each,
-       .definition = "time = max over participants (min, avg beside it) of the per-iteration time; "
-                     "median of repetitions"},
+       .definition = kBarrierTime},
   };
   return table;
 }

@@ -61,18 +61,6 @@ def utc_date(text, where):
     return when.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def mpi_short(library):
-    """'MPICH 4.0.2 ch4:ucx' from MPICH's long version string; Open MPI's up to the first comma;
-    else the first line (80 characters at most)."""
-    if not isinstance(library, str) or not library.strip():
-        return None
-    version = re.search(r"MPICH Version:\s*(\S+)", library)
-    if version:
-        device = re.search(r"MPICH Device:\s*(\S+)", library)
-        return f"MPICH {version.group(1)}" + (f" {device.group(1)}" if device else "")
-    return library.strip().splitlines()[0].split(",")[0][:80]
-
-
 def strip(doc):
     """The part of a comops results document a history file keeps (idempotent)."""
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
@@ -96,7 +84,7 @@ def fingerprint_comops(context):
         chosen["sync"] = options["sync"]
     return {"cpu_model": topology.get("cpu_model", "unknown"), "cores": topology.get("cores"),
             "nodes": len(nodes) if isinstance(nodes, list) and nodes else 1,
-            "mpi_library": mpi_short(context.get("mpi_library")),
+            "mpi_library": cr.short_mpi_library(context.get("mpi_library"), 80) or None,
             "compiler": context.get("compiler"), "options": chosen}
 
 

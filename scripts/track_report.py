@@ -128,16 +128,10 @@ def check_data(data):
 
 # -- text ----------------------------------------------------------------------------------------
 
-def human_bytes(nbytes):
-    """8 -> '8 B', 65536 -> '64 KiB', 819200 -> '800 KiB', 1000 -> '1000 B' (cr.format_bytes)."""
-    text = cr.format_bytes(nbytes)
-    return f"{text[:-1]} {text[-1]}iB" if text[-1] in "KMG" else f"{text} B"
-
-
 def point_name(s):
     """'mpi pingpong np 2 8 B (intra)': a series' point as the tables and legends name it."""
     pair = f" ({s['pair']})" if s.get("pair") else ""
-    return f"{s['backend']} {s['op']} np {s['np']} {human_bytes(s['bytes'])}{pair}"
+    return f"{s['backend']} {s['op']} np {s['np']} {cr.human_bytes(s['bytes'])}{pair}"
 
 
 def fmt_value(value):
@@ -257,7 +251,7 @@ def chart_figure(machine, op, backend, series):
                 plain_values += [med[r], lo[r], hi[r]]
         unit = s.get("unit", "us")
         ref = f"1 = {fmt_value(base)} {unit}" if base else f"in {unit}, not normalised"
-        label = _mpl_text(f"np {s['np']} {human_bytes(s['bytes'])}"
+        label = _mpl_text(f"np {s['np']} {cr.human_bytes(s['bytes'])}"
                           + (f" {s['pair']}" if s.get("pair") else "") + f" ({ref})")
         # the line and band join the values that count (measured, not contended) across runs
         # without one; a run without a marker was not measured, or is a hollow contended marker

@@ -163,7 +163,7 @@ Config parse_command_line(int argc, char** argv,
   app.footer(kFooter);
   app.set_version_flag("--version", "comops 0.1.0");
 
-  std::string backend_names = "all", op_names = "all", reduce_ops = "max", np_text, sizes_text;
+  std::string backend_names = "all", op_names = "comops", reduce_ops = "max", np_text, sizes_text;
   std::string min_text = "8", max_text = "8M", np_bytes_text = "800K", bind = "compact";
   std::size_t factor = 2;
   std::string backend_help = "Backends to run, comma-separated, or all:";

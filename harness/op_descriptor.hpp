@@ -28,6 +28,9 @@ struct OpDescriptor {
   /// A round trip between participants 0 and 1 while the others idle: only those two are timed,
   /// the time is an RTT (latency = RTT/2, rate = size/RTT) and --pair chooses the pair.
   bool pingpong;
+  /// One of the COMOPS paper's operations: --op=comops (the default) runs these; the others
+  /// (the ops OSU and IMB users expect beside them) run when named or with --op=all.
+  bool comops_set;
   /// Smallest participant count the op makes sense with.
   int min_np;
   /// Elements of participant rank's send and receive buffers (Args::count elements per block).

@@ -30,6 +30,7 @@ std::vector<std::string> op_words() {
     }
     words.emplace_back(d.name);
   }
+  words.emplace_back("comops");
   words.emplace_back("all");
   return words;
 }
@@ -45,12 +46,13 @@ std::string op_option_help() {
   std::vector<std::string> words = op_words();
   for (std::string& w : words)
     if (w == "reduce") w += " (by --reduce-op)";
-  words.back() = "or " + words.back();
+  words[words.size() - 2] += " (the COMOPS paper's set, the default)";
+  words.back() = "or " + words.back() + " (every op)";
   return fmt::format("Operations, comma-separated: {}", fmt::join(words, ", "));
 }
 
 std::string reduce_op_option_help() {
-  return fmt::format("Reductions that 'reduce' and 'all' run: {}",
+  return fmt::format("Reductions that 'reduce', 'comops' and 'all' run: {}",
                      fmt::join(reduce_op_words(), ", "));
 }
 
@@ -70,10 +72,11 @@ std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
   std::vector<OpKind> picked;
   for (const std::string& n : op_names) {
     std::vector<OpKind> add;
-    if (n == "all") {
+    if (n == "all" || n == "comops") {
       for (const OpDescriptor& d : op_descriptors())
-        if (!is_reduction(d)) add.push_back(d.kind);
-      add.insert(add.end(), reduces.begin(), reduces.end());
+        if (!is_reduction(d) && (n == "all" || d.comops_set)) add.push_back(d.kind);
+      for (OpKind k : reduces)
+        if (n == "all" || op_descriptor(k).comops_set) add.push_back(k);
     } else if (n == "reduce") {
       add = reduces;
     } else {

@@ -217,11 +217,11 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
 }
 
 TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
-  const std::vector<std::string> words = {"pingpong",   "broadcast",  "reduce",
-                                          "reduce-max", "reduce-sum", "gather",
-                                          "scatter",    "barrier",    "all"};
+  const std::vector<std::string> words = {"pingpong",   "broadcast", "reduce",  "reduce-max",
+                                          "reduce-sum", "gather",    "scatter", "barrier",
+                                          "comops",     "all"};
   EXPECT_EQ(op_words(), words);
-  std::set<std::string> from_descriptors = {"reduce", "all"};
+  std::set<std::string> from_descriptors = {"reduce", "comops", "all"};
   for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
   EXPECT_EQ(std::set<std::string>(words.begin(), words.end()), from_descriptors);
   EXPECT_EQ(reduce_op_words(), (std::vector<std::string>{"max", "sum"}));
@@ -231,15 +231,22 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
     EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
   EXPECT_EQ(parse({"--op=reduce", "--reduce-op=sum"}).ops, std::vector<OpKind>{OpKind::kReduceSum});
   EXPECT_EQ(parse({"--op=all", "--reduce-op=max,sum"}).ops, all_ops());
+  // The default is the COMOPS paper's set: every op whose descriptor says comops_set, with the
+  // reductions --reduce-op names (max by default).
+  std::vector<OpKind> paper_set;
+  for (const OpDescriptor& d : op_descriptors())
+    if (d.comops_set && d.kind != OpKind::kReduceSum) paper_set.push_back(d.kind);
+  EXPECT_EQ(parse({}).ops, paper_set);
+  EXPECT_EQ(parse({"--op=comops"}).ops, paper_set);
   for (const std::string& alias : reduce_op_words())
     EXPECT_EQ(parse({"--op=reduce", "--reduce-op=" + alias}).ops.size(), 1u) << alias;
 
   // Anything else is refused with the list of the accepted words.
-  for (const std::string bad : {"reduce-min", "Pingpong", "allreduce", "max", "ping-pong"})
+  for (const std::string bad : {"reduce-min", "Pingpong", "reduce-prod", "max", "ping-pong"})
     EXPECT_EQ(usage_error({"--op=" + bad}),
               "unknown op '" + bad +
                   "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
-                  "scatter, barrier, all)");
+                  "scatter, barrier, comops, all)");
   EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
   EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
 }
@@ -247,8 +254,9 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
 TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
   EXPECT_EQ(op_option_help(),
             "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
-            "reduce-max, reduce-sum, gather, scatter, barrier, or all");
-  EXPECT_EQ(reduce_op_option_help(), "Reductions that 'reduce' and 'all' run: max, sum");
+            "reduce-max, reduce-sum, gather, scatter, barrier, comops (the COMOPS paper's set, "
+            "the default), or all (every op)");
+  EXPECT_EQ(reduce_op_option_help(), "Reductions that 'reduce', 'comops' and 'all' run: max, sum");
 }
 
 }  // namespace

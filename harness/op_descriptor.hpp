@@ -47,7 +47,8 @@ struct OpDescriptor {
   /// Bytes moved per operation = bw_factor x Args::bytes: the numerator of bw_GBps (0: none).
   double (*bw_factor)(const Args& args);
   /// How many receivers share one sender's copy bandwidth, for the machine's copy ceiling
-  /// (broadcast: np - 1 read the root's buffer; every other op: 1).
+  /// (broadcast: np - 1 read the root's buffer; alltoall and allgather: np, every participant
+  /// copies np - 1 blocks at once; every other op: 1).
   int (*ceiling_shared_by)(const Args& args);
   /// The line under each table title that defines the time and bandwidth columns.
   std::string_view definition;

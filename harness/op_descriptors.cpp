@@ -71,6 +71,19 @@ Elem scatter_expected(const Args& a, int rank, std::uint64_t seed, std::size_t i
   return pattern(seed, a.root, static_cast<std::size_t>(rank) * a.count + i);
 }
 
+// alltoall, allgather ---------------------------------------------------------------------
+
+std::size_t all_blocks(const Args& a, int) { return a.count * static_cast<std::size_t>(a.np); }
+// Block j of a receive buffer comes from participant j: its block `rank` (alltoall) or its
+// only block (allgather, as gather_expected).
+Elem alltoall_expected(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, static_cast<int>(i / a.count),
+                 static_cast<std::size_t>(rank) * a.count + i % a.count);
+}
+int last_participant(const Args& a) { return a.np - 1; }
+// Every participant copies np-1 blocks at once: the cores' copy bandwidth is shared by np.
+int every_participant_copies(const Args& a) { return a.np; }
+
 // barrier ----------------------------------------------------------------------------------
 
 Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
@@ -84,6 +97,9 @@ constexpr std::string_view kCollectiveTime =
     COMOPS_COLLECTIVE_TIME "bw = size / time; GB = 1e9 B; median of repetitions";
 constexpr std::string_view kPerBlockTime = COMOPS_COLLECTIVE_TIME
     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of repetitions";
+constexpr std::string_view kExchangeTime = COMOPS_COLLECTIVE_TIME
+    "size = block per participant pair; bw = (np-1) x size / time, the bytes each participant "
+    "receives from the others (nccl-tests' bus bandwidth); GB = 1e9 B; median of repetitions";
 constexpr std::string_view kBarrierTime = COMOPS_COLLECTIVE_TIME "median of repetitions";
 #undef COMOPS_COLLECTIVE_TIME
 
@@ -188,6 +204,38 @@ const std::vector<OpDescriptor>& descriptors() {
        .bw_factor = blocks_of_the_others,
        .ceiling_shared_by = one_sender_each,
        .definition = kPerBlockTime},
+      {.kind = OpKind::kAlltoall,
+       .name = "alltoall",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = all_blocks,
+       .recv_count = all_blocks,
+       .fill = fill_pattern,
+       .expected = alltoall_expected,
+       .fault_rank = last_participant,
+       .bw_factor = blocks_of_the_others,
+       .ceiling_shared_by = every_participant_copies,
+       .definition = kExchangeTime},
+      {.kind = OpKind::kAllgather,
+       .name = "allgather",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = all_blocks,
+       .fill = fill_pattern,
+       .expected = gather_expected,
+       .fault_rank = last_participant,
+       .bw_factor = blocks_of_the_others,
+       .ceiling_shared_by = every_participant_copies,
+       .definition = kExchangeTime},
       {.kind = OpKind::kBarrier,
        .name = "barrier",
        .reduce_alias = "",

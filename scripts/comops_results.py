@@ -8,7 +8,8 @@ import re
 
 SUPPORTED_FORMATS = (1,)
 # Ops in the order tables and figures show them; unknown ops follow, sorted by name.
-OP_ORDER = ("pingpong", "broadcast", "reduce-max", "reduce-sum", "gather", "scatter", "barrier")
+OP_ORDER = ("pingpong", "broadcast", "reduce-max", "reduce-sum", "gather", "scatter", "alltoall",
+            "allgather", "barrier")
 
 
 class ResultsError(Exception):

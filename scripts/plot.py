@@ -4,7 +4,7 @@
 Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it has no rows):
   pingpong-rate-npNP     ping-pong rate = size / round trip versus size (paper Fig. 3)
   OP-bw-npNP             bandwidth versus size for broadcast, reduce-max (Figs. 4, 5) and, when
-                         present, reduce-sum, gather, scatter
+                         present, reduce-sum, gather, scatter, alltoall, allgather
   pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6); one
                          such size: a point per backend on a categorical axis
   OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);

@@ -26,8 +26,9 @@
 namespace comops {
 namespace {
 
-const std::vector<std::string> kNames = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
-                                         "gather",   "scatter",   "barrier"};
+const std::vector<std::string> kNames = {"pingpong",   "broadcast", "reduce-max",
+                                         "reduce-sum", "gather",    "scatter",
+                                         "alltoall",   "allgather", "barrier"};
 
 std::vector<std::string> descriptor_names() {
   std::vector<std::string> names;
@@ -92,8 +93,12 @@ TEST(OpDescriptors, Traits) {
       {"pingpong", {"", false, true, true, 2}},      {"broadcast", {"", true, true, false, 1}},
       {"reduce-max", {"max", true, true, false, 1}}, {"reduce-sum", {"sum", true, true, false, 1}},
       {"gather", {"", true, true, false, 1}},        {"scatter", {"", true, true, false, 1}},
+      {"alltoall", {"", false, true, false, 1}},     {"allgather", {"", false, true, false, 1}},
       {"barrier", {"", false, false, false, 1}}};
   EXPECT_EQ(got, want);
+  // The ops beside the paper's run only when named or with --op=all.
+  EXPECT_FALSE(op_descriptor(OpKind::kAlltoall).comops_set);
+  EXPECT_FALSE(op_descriptor(OpKind::kAllgather).comops_set);
 }
 
 // What the descriptors say must hang together for every op, np and root: an op without data
@@ -118,7 +123,20 @@ TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
           continue;
         }
         EXPECT_NE(d.definition.find("bw ="), std::string_view::npos) << where;
-        EXPECT_EQ(d.ceiling_shared_by(a), d.kind == OpKind::kBroadcast ? np - 1 : 1) << where;
+        const bool exchange = d.kind == OpKind::kAlltoall || d.kind == OpKind::kAllgather;
+        EXPECT_EQ(d.ceiling_shared_by(a), d.kind == OpKind::kBroadcast ? np - 1
+                                          : exchange                   ? np
+                                                                       : 1)
+            << where;
+        if (exchange) {  // every participant sends and receives a block from each participant
+          for (int r = 0; r < np; ++r) {
+            EXPECT_EQ(d.recv_count(a, r), 3u * np) << where << " rank " << r;
+            EXPECT_EQ(d.send_count(a, r), d.kind == OpKind::kAlltoall ? 3u * np : 3u)
+                << where << " rank " << r;
+          }
+          EXPECT_EQ(d.bw_factor(a), np - 1.0) << where;
+          EXPECT_EQ(d.fault_rank(a), np - 1) << where;
+        }
         if (received == 0) {  // only a one-participant broadcast: the root keeps its data
           EXPECT_EQ(d.kind, OpKind::kBroadcast) << where;
           EXPECT_EQ(np, 1) << where;
@@ -218,8 +236,8 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
 
 TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
   const std::vector<std::string> words = {"pingpong",   "broadcast", "reduce",  "reduce-max",
-                                          "reduce-sum", "gather",    "scatter", "barrier",
-                                          "comops",     "all"};
+                                          "reduce-sum", "gather",    "scatter", "alltoall",
+                                          "allgather",  "barrier",   "comops",  "all"};
   EXPECT_EQ(op_words(), words);
   std::set<std::string> from_descriptors = {"reduce", "comops", "all"};
   for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
@@ -246,7 +264,7 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
     EXPECT_EQ(usage_error({"--op=" + bad}),
               "unknown op '" + bad +
                   "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
-                  "scatter, barrier, comops, all)");
+                  "scatter, alltoall, allgather, barrier, comops, all)");
   EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
   EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
 }
@@ -254,8 +272,8 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
 TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
   EXPECT_EQ(op_option_help(),
             "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
-            "reduce-max, reduce-sum, gather, scatter, barrier, comops (the COMOPS paper's set, "
-            "the default), or all (every op)");
+            "reduce-max, reduce-sum, gather, scatter, alltoall, allgather, barrier, comops (the "
+            "COMOPS paper's set, the default), or all (every op)");
   EXPECT_EQ(reduce_op_option_help(), "Reductions that 'reduce', 'comops' and 'all' run: max, sum");
 }
 

@@ -72,6 +72,22 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
         std::copy(root.send.begin() + r * n, root.send.begin() + (r + 1) * n,
                   ranks[static_cast<std::size_t>(r)].recv.begin());
       break;
+    case OpKind::kAlltoall:
+      for (int r = 0; r < a.np; ++r)
+        for (int j = 0; j < a.np; ++j) {
+          const auto& from = ranks[static_cast<std::size_t>(j)].send;
+          std::copy(from.begin() + r * n, from.begin() + (r + 1) * n,
+                    ranks[static_cast<std::size_t>(r)].recv.begin() + j * n);
+        }
+      break;
+    case OpKind::kAllgather:
+      for (int r = 0; r < a.np; ++r)
+        for (int j = 0; j < a.np; ++j) {
+          const auto& from = ranks[static_cast<std::size_t>(j)].send;
+          std::copy(from.begin(), from.end(),
+                    ranks[static_cast<std::size_t>(r)].recv.begin() + j * n);
+        }
+      break;
     case OpKind::kBarrier:
       break;
   }
@@ -126,6 +142,13 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         send = r == 0 ? count * np : 0;
         recv = count;
         break;
+      case OpKind::kAlltoall:
+        send = recv = count * np;
+        break;
+      case OpKind::kAllgather:
+        send = count;
+        recv = count * np;
+        break;
       case OpKind::kBarrier:
         break;
     }
@@ -179,6 +202,8 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
     if (np > 1) {
       EXPECT_NE(f, a.root) << "the fault must hit a receiver, not the root";
     }
+  } else if (op == OpKind::kAlltoall || op == OpKind::kAllgather) {
+    EXPECT_EQ(f, np - 1);
   } else if (op != OpKind::kPingpong) {
     EXPECT_EQ(f, a.root);
   }
@@ -225,6 +250,17 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
       {OpKind::kScatter,
        1,
        {{1007387448, 1258995471}, {3029104982, 2875713759}, {909011120, 3021256852}}},
+      // rank r receives block r of every rank's send buffer, in rank order
+      {OpKind::kAlltoall,
+       0,
+       {{1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399},
+        {2153019371, 1077291290, 3029104982, 2875713759, 877117177, 4291840087},
+        {2313375201, 284069091, 909011120, 3021256852, 39669673, 1389660879}}},
+      {OpKind::kAllgather,
+       0,
+       {{1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399},
+        {1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399},
+        {1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399}}},
   };
   for (const auto& e : table) {
     const Args a = make_args(e.op, 3, 2, e.root);
@@ -246,8 +282,9 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
-  const std::vector<std::string> names = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
-                                          "gather",   "scatter",   "barrier"};
+  const std::vector<std::string> names = {"pingpong",   "broadcast", "reduce-max",
+                                          "reduce-sum", "gather",    "scatter",
+                                          "alltoall",   "allgather", "barrier"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -255,9 +292,10 @@ TEST(OpNames, RoundTripForEveryOp) {
     ASSERT_TRUE(parsed.has_value()) << names[i];
     EXPECT_EQ(*parsed, all_ops()[i]);
   }
-  EXPECT_EQ(all_ops(), (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast,
-                                            OpKind::kReduceMax, OpKind::kReduceSum, OpKind::kGather,
-                                            OpKind::kScatter, OpKind::kBarrier}));
+  EXPECT_EQ(all_ops(),
+            (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
+                                 OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
+                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -285,6 +323,8 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_DOUBLE_EQ(moved(OpKind::kReduceSum), 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kGather), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kScatter), (np - 1) * 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kAlltoall), (np - 1) * 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kAllgather), (np - 1) * 1024.0);
   }
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
@@ -312,6 +352,9 @@ TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kReduceMax, 4, 1)), 0);
   EXPECT_EQ(fault_rank(make_args(OpKind::kReduceSum, 4, 1)), 0);
   EXPECT_EQ(fault_rank(make_args(OpKind::kGather, 4, 1)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAlltoall, 4, 1)), 3);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAllgather, 3, 1)), 2);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAllgather, 1, 1)), 0);
 }
 
 TEST(OpCheckRoot, NonZeroRootIsHonoured) {

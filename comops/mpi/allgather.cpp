@@ -1,0 +1,11 @@
+// mpi allgather: MPI_Allgather, each rank's block into block rank of every receive buffer.
+#include "comops/mpi/block_collective.hpp"
+#include "comops/mpi/ops.hpp"
+
+namespace comops::mpi {
+
+std::unique_ptr<OpInstance> make_allgather(Comm& comm, const Args& args, Buffers& bufs) {
+  return std::make_unique<BlockExchange<MPI_Allgather>>(comm, args, bufs);
+}
+
+}  // namespace comops::mpi

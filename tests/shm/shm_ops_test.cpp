@@ -10,6 +10,7 @@
 
 #include "harness/measure.hpp"
 #include "harness/op_binder.hpp"
+#include "harness/op_descriptor.hpp"
 #include "harness/ops.hpp"
 #include "harness/pinning.hpp"
 #include "tests/shm/shm_test_util.hpp"
@@ -53,8 +54,8 @@ std::vector<Point> all_points(bool roots) {
             op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
         for (std::size_t bytes : sizes) {
           out.push_back({scheme, op, np, bytes, 0});
-          const bool rooted = op != OpKind::kPingpong && op != OpKind::kBarrier;
-          if (roots && rooted && np > 1) out.push_back({scheme, op, np, bytes, np - 1});
+          if (roots && op_descriptor(op).rooted && np > 1)
+            out.push_back({scheme, op, np, bytes, np - 1});
         }
       }
   return out;

@@ -342,6 +342,36 @@ TEST(Cli, InjectedFaultExitsOneAndKeepsTheRows) {
   EXPECT_TRUE(std::regex_search(o.out, std::regex(" [OC]*W\n"))) << o.out;  // the flags column
 }
 
+// The ops beside the paper's set, alltoall and allgather, on every backend through the real
+// binary: validated exactly, a row per backend, op and size, bytes counted as (np-1) x size.
+TEST(Cli, AlltoallAndAllgatherRunOnEveryBackend) {
+  const fs::path dir = scratch();
+  const Outcome o =
+      comops(fmt::format("--backend=all --op=alltoall,allgather --np=2 --sizes=8,1K --np-bytes=1K "
+                         "-n 5 -w 1 -r 2 --no-limits --json {}/r.json",
+                         dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("== alltoall: bandwidth versus size, np=2 =="), std::string::npos);
+  EXPECT_NE(o.out.find("== allgather: bandwidth versus size, np=2 =="), std::string::npos);
+  EXPECT_EQ(o.out.find("not implemented"), std::string::npos) << o.out;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  std::map<std::string, std::vector<int>> sizes;  // "backend op" -> bytes of its rows
+  for (const auto& row : doc["results"]) {
+    const std::string key = row["backend"].get<std::string>() + " " + row["op"].get<std::string>();
+    EXPECT_EQ(row["wrong"], 0) << key;
+    EXPECT_EQ(row["np"], 2) << key;
+    // np = 2: one block from the other participant; bytes / the slowest participant's time.
+    const double bw = row["bytes"].get<double>() / (row["time_us"]["max"].get<double>() * 1e3);
+    EXPECT_NEAR(row["bw_GBps"].get<double>(), bw, bw * 1e-9) << key;
+    sizes[key].push_back(row["bytes"].get<int>());
+  }
+  std::map<std::string, std::vector<int>> want;
+  for (const char* backend : {"mpi", "shm-staged", "shm-direct", "swcc-64"})
+    for (const char* op : {"alltoall", "allgather"})
+      want[fmt::format("{} {}", backend, op)] = {8, 1024};
+  EXPECT_EQ(sizes, want);
+}
+
 // Restricts this process to at most two of the CPUs it may run on, until it goes; what it starts
 // (comops, mpiexec, the ranks) inherits the restriction, so comops sees at most 2 cores.
 class AtMostTwoCpus {

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "comops/mpi/process_backend.hpp"
+#include "comops/mpi_common/process_backend.hpp"
 #include "comops/swcc/dsm_op.hpp"
 #include "comops/swcc/swcc_comm.hpp"
 

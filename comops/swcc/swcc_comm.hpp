@@ -7,7 +7,7 @@
 #include <array>
 #include <string>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/op.hpp"
 #include "comops/swcc/engine.hpp"
 

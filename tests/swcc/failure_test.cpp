@@ -101,9 +101,9 @@ TEST(SwccFailure, DsmSetupEndsWhenAnotherParticipantThrows) {
   expect_rank1_failure(run(np,
                            [](Comm& c) {
                              auto& sc = swcc::swcc_comm_of(c);
-                             swcc::Config cfg;
+                             ::swcc::Config cfg;
                              cfg.on_wait = [&sc] { sc.check(); };
-                             swcc::Engine e(sc.handle(), cfg);
+                             ::swcc::Engine e(sc.handle(), cfg);
                              if (c.rank() == 1) throw RuntimeError("boom: the first line");
                              (void)e.alloc(64);
                            }),
@@ -118,9 +118,9 @@ TEST(SwccFailure, DsmEngineConstructionEndsWhenAnotherParticipantThrows) {
                            [](Comm& c) {
                              if (c.rank() == 1) throw RuntimeError("boom: the first line");
                              auto& sc = swcc::swcc_comm_of(c);
-                             swcc::Config cfg;
+                             ::swcc::Config cfg;
                              cfg.on_wait = [&sc] { sc.check(); };
-                             swcc::Engine e(sc.handle(), cfg);
+                             ::swcc::Engine e(sc.handle(), cfg);
                            }),
                        np);
 }

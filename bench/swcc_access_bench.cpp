@@ -20,12 +20,12 @@
 #include <thread>
 #include <vector>
 
-#include "comops/swcc/swcc.hpp"
+#include "swcc/swcc.hpp"
 
 namespace {
 
-using comops::swcc::Dsm;
-using comops::swcc::SpreadArray;
+using swcc::Dsm;
+using swcc::SpreadArray;
 
 constexpr std::size_t kB = 64;           // block size of the hit benchmarks
 constexpr std::size_t kElems = 1 << 14;  // 128 KiB of std::int64_t per region
@@ -146,9 +146,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   benchmark::Initialize(&argc, argv);
   {
-    comops::swcc::Config cfg;
+    swcc::Config cfg;
     cfg.block_bytes = kB;
-    comops::swcc::Engine engine(MPI_COMM_WORLD, cfg);
+    swcc::Engine engine(MPI_COMM_WORLD, cfg);
     Dsm<kB> d(engine);
     g.d = &d;
     g.remote_r = d.alloc<std::int64_t>(kElems);

@@ -19,7 +19,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "comops/swcc/swcc.hpp"
+#include "swcc/swcc.hpp"
 
 namespace {
 
@@ -99,7 +99,7 @@ struct MissResult {
 
 // (b) and (d) for block size B.
 template <std::size_t B>
-MissResult read_miss(comops::swcc::Dsm<B>& d) {
+MissResult read_miss(swcc::Dsm<B>& d) {
   const int me = d.rank();
   constexpr std::size_t kPer = B / sizeof(std::int64_t);  // elements per block
   auto a = d.template alloc<std::int64_t>(kSamples * kPer);
@@ -124,10 +124,10 @@ MissResult read_miss(comops::swcc::Dsm<B>& d) {
   r.blocks = dir.cached_blocks();
   // Rank 0 caches only blocks of rank 1: the row of rank 1 holds them all; the chunks vector
   // costs one pointer per 64 blocks.
-  r.table_bytes_per_block =
-      r.blocks ? static_cast<double>(dir.row(1).capacity() * sizeof(comops::swcc::Entry)) /
-                     static_cast<double>(r.blocks)
-               : 0;
+  r.table_bytes_per_block = r.blocks
+                                ? static_cast<double>(dir.row(1).capacity() * sizeof(swcc::Entry)) /
+                                      static_cast<double>(r.blocks)
+                                : 0;
   r.chunk_bytes_per_block = sizeof(void*) / 64.0;
   return r;
 }
@@ -153,12 +153,11 @@ int main(int argc, char** argv) {
     am.emplace_back(s, am_round_trip(comm, me, s));
   }
   std::vector<std::pair<std::size_t, MissResult>> miss;
-  for (std::size_t b : {8, 64, 256, 1024, 4096}) {
-    comops::swcc::Config cfg;
+  for (std::size_t b : swcc::kBlockSizes) {
+    swcc::Config cfg;
     cfg.block_bytes = b;
     cfg.segment_bytes = 8 << 20;
-    miss.emplace_back(
-        b, comops::swcc::with_dsm(MPI_COMM_WORLD, cfg, [](auto& d) { return read_miss(d); }));
+    miss.emplace_back(b, swcc::with_dsm(MPI_COMM_WORLD, cfg, [](auto& d) { return read_miss(d); }));
   }
   if (me == 0) {
     std::printf("swcc miss latency, 2 ranks, median of %d x %d samples (us)\n", kReps, kSamples);

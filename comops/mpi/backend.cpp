@@ -4,7 +4,7 @@
 #include <mpi.h>
 
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi/process_backend.hpp"
+#include "comops/mpi_common/process_backend.hpp"
 
 namespace comops {
 namespace {

@@ -1,7 +1,7 @@
 // mpi barrier: MPI_Barrier over the participants.
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
 
 namespace comops::mpi {

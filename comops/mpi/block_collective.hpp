@@ -5,7 +5,7 @@
 
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 

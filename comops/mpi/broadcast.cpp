@@ -1,7 +1,7 @@
 // mpi broadcast: MPI_Bcast from the root's send buffer into every other rank's receive buffer.
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
 
 namespace comops::mpi {

@@ -1,7 +1,7 @@
 // mpi ping-pong: rank 0 sends, rank 1 receives and sends its message back; other ranks idle.
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
 
 namespace comops::mpi {

@@ -1,7 +1,7 @@
 // mpi reduction: MPI_Reduce of 64-bit integers with MPI_MAX (the COMOPS global max) or MPI_SUM.
 #include <mpi.h>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
 
 namespace comops::mpi {

@@ -6,9 +6,11 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 
-#include "comops/mpi/process_backend.hpp"
+#include "comops/mpi_common/process_backend.hpp"
+#include "comops/swcc/dsm_errors.hpp"
 #include "comops/swcc/dsm_op.hpp"
 #include "comops/swcc/swcc_comm.hpp"
 
@@ -20,6 +22,14 @@ using swcc::OpConfig;
 class SwccBackend final : public mpi::ProcessBackend<swcc::SwccComm> {
  public:
   explicit SwccBackend(OpConfig cfg) : cfg_(cfg) {}
+
+  // The boundary of the DSM library: its errors become comops's before the participant layer
+  // sees them (and tells the other participants).
+  using ProcessBackend::spmd;
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
+    ProcessBackend::spmd(group,
+                         [&](Comm& comm) { swcc::translate_dsm_errors([&] { body(comm); }); });
+  }
   std::string label() const override {
     return cfg_.uncached ? "swcc-sc" : fmt::format("swcc-{}", cfg_.block_bytes);
   }
@@ -31,7 +41,7 @@ class SwccBackend final : public mpi::ProcessBackend<swcc::SwccComm> {
             {"mode", cfg_.uncached ? "sc (uncached: every remote access goes to the home)"
                                    : "cached (MSI invalidation, home-serialised)"},
             {"block_bytes", cfg_.uncached ? 0 : cfg_.block_bytes},
-            {"directory_entry_bytes", sizeof(swcc::Entry)}};
+            {"directory_entry_bytes", sizeof(::swcc::Entry)}};
   }
 
  private:
@@ -46,10 +56,11 @@ class SwccFamily final : public BackendFamily {
   }
   bool needs_processes() const override { return true; }
   void add_options(CLI::App& app) override {
-    app.add_option("--block-size", block_sizes_,
-                   "swcc coherence block sizes in bytes (8,64,256,1024,4096)")
+    app.add_option(
+           "--block-size", block_sizes_,
+           fmt::format("swcc coherence block sizes in bytes ({})", ::swcc::block_sizes_text(",")))
         ->delimiter(',')
-        ->default_str("64")
+        ->default_str(std::to_string(::swcc::kDefaultBlockBytes))
         ->type_name("LIST")
         ->group("swcc backend");
     app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)")
@@ -65,18 +76,21 @@ class SwccFamily final : public BackendFamily {
       } catch (...) {
         b = 0;
       }
-      if (!swcc::valid_block_bytes(b))
-        throw UsageError(fmt::format("--block-size: '{}' is not one of 8, 64, 256, 1024, 4096", s));
+      if (!::swcc::valid_block_bytes(b))
+        throw UsageError(
+            fmt::format("--block-size: '{}' is not one of {}", s, ::swcc::block_sizes_text()));
     }
   }
   std::vector<std::unique_ptr<Backend>> create() override {
     validate();
     std::vector<std::unique_ptr<Backend>> v;
     std::vector<std::string> sizes =
-        block_sizes_.empty() ? std::vector<std::string>{"64"} : block_sizes_;
+        block_sizes_.empty() ? std::vector<std::string>{std::to_string(::swcc::kDefaultBlockBytes)}
+                             : block_sizes_;
     for (const std::string& s : sizes)
       v.push_back(std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false}));
-    if (uncached_) v.push_back(std::make_unique<SwccBackend>(OpConfig{64, true}));
+    if (uncached_)
+      v.push_back(std::make_unique<SwccBackend>(OpConfig{::swcc::kDefaultBlockBytes, true}));
     return v;
   }
 

@@ -5,14 +5,26 @@
 #include <memory>
 
 #include "comops/op.hpp"
-#include "comops/swcc/swcc.hpp"
 #include "comops/swcc/swcc_comm.hpp"
+#include "swcc/swcc.hpp"
 
 namespace comops::swcc {
 
+// The DSM library's names (namespace ::swcc, front door swcc/swcc.hpp) that the ops use as their
+// own.
+using ::swcc::Config;
+using ::swcc::Dsm;
+using ::swcc::Engine;
+using ::swcc::global_ptr;
+using ::swcc::SpreadArray;
+using ::swcc::Stats;
+using ::swcc::toglobal;
+using ::swcc::with_block_size;
+using ::swcc::with_dsm;
+
 /// Backend settings an op needs (block size, uncached).
 struct OpConfig {
-  std::size_t block_bytes = 64;
+  std::size_t block_bytes = ::swcc::kDefaultBlockBytes;
   bool uncached = false;
 };
 
@@ -50,22 +62,13 @@ class SharedArrayOp : public DsmOpBase {
   SpreadArray<Elem> buf_;
 };
 
-/// Instantiates Op<B> for the configured block size: the one run-time dispatch.
+/// Instantiates Op<B> for the configured block size (the library's with_block_size); a size
+/// outside swcc::kBlockSizes throws swcc::ConfigError.
 template <template <std::size_t> class Op, class... A>
 std::unique_ptr<OpInstance> make_dsm_op(const OpConfig& cfg, A&&... a) {
-  switch (cfg.block_bytes) {
-    case 8:
-      return std::make_unique<Op<8>>(cfg, a...);
-    case 64:
-      return std::make_unique<Op<64>>(cfg, a...);
-    case 256:
-      return std::make_unique<Op<256>>(cfg, a...);
-    case 1024:
-      return std::make_unique<Op<1024>>(cfg, a...);
-    case 4096:
-      return std::make_unique<Op<4096>>(cfg, a...);
-  }
-  throw UsageError("swcc: unsupported block size");
+  return with_block_size(cfg.block_bytes, [&](auto b) -> std::unique_ptr<OpInstance> {
+    return std::make_unique<Op<decltype(b)::value>>(cfg, a...);
+  });
 }
 
 /// Segment bytes for `bytes` of payload per rank and np ranks, with room for flags.

@@ -95,7 +95,7 @@ void SwccComm::wait(MPI_Request& req) {
     if ((spins & 1023) != 1023) continue;
     // Past the limit, the machine's load (read only then) may still stretch it.
     const double waited = MPI_Wtime() - t0;
-    if (waited > timeout_s_ && waited > timeout_s_ * load_factor())
+    if (waited > timeout_s_ && waited > timeout_s_ * ::swcc::load_factor())
       throw RuntimeError(fmt::format(
           "swcc rank {}: waited {:.0f} s in a barrier or allreduce of {} participants; another "
           "participant probably failed",

@@ -7,9 +7,9 @@
 #include <array>
 #include <string>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/op.hpp"
-#include "comops/swcc/engine.hpp"
+#include "swcc/engine.hpp"
 
 namespace comops::swcc {
 
@@ -40,7 +40,7 @@ class SwccComm final : public mpi::MpiComm {
   void allreduce(double* values, int n, Reduce op) override;
   void allreduce(std::int64_t* values, int n, Reduce op) override;
   /// The engine to poll while waiting (null: none); set by op instances for their lifetime.
-  void attach(Engine* engine) { engine_ = engine; }
+  void attach(::swcc::Engine* engine) { engine_ = engine; }
 
   /// Throws ParticipantFailed when another participant has called fail().
   void check();
@@ -49,7 +49,7 @@ class SwccComm final : public mpi::MpiComm {
 
  private:
   void wait(MPI_Request& req);
-  Engine* engine_ = nullptr;
+  ::swcc::Engine* engine_ = nullptr;
   double timeout_s_;
   int abort_tag_;
   MPI_Request abort_req_ = MPI_REQUEST_NULL;

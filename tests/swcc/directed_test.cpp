@@ -5,13 +5,13 @@
 
 #include <cstdint>
 
-#include "comops/swcc/swcc.hpp"
+#include "swcc/swcc.hpp"
 #include "tests/mpi_world.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
-using test::world_size;
+using comops::test::world_size;
 
 // Messages sent by all ranks together since the last call (collective; the DSM barrier in
 // between is MPI's own and sends no DSM message).
@@ -50,7 +50,7 @@ TEST(SwccDirected, HomeFastPathSendsNothingAndCreatesNoEntry) {
 }
 
 TEST(SwccDirected, CleanReadMissIsOneRequestAndOneReplyForEveryBlockSize) {
-  for (std::size_t b : {8, 64, 256, 1024, 4096}) {
+  for (std::size_t b : kBlockSizes) {
     with_block(b, [](auto& d) {
       auto a = d.template alloc<std::int64_t>(8);
       std::int64_t last = 0;
@@ -310,4 +310,4 @@ TEST(SwccDirected, LockProtectedIncrementsLoseNothing) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,9 +1,9 @@
 // The directory: rows per home, lookup, growth with stable contents, overhead per block.
-#include "comops/swcc/directory.hpp"
+#include "swcc/directory.hpp"
 
 #include <gtest/gtest.h>
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 TEST(SwccDirectory, EmptyRowFindsNothing) {
@@ -118,4 +118,4 @@ TEST(SwccDirectory, SharersOfTheLargestRankCount) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

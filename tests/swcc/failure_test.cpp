@@ -14,6 +14,7 @@
 #include "comops/swcc/swcc_comm.hpp"
 #include "harness/op_binder.hpp"
 #include "harness/ops.hpp"
+#include "swcc/errors.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace comops {
@@ -101,9 +102,9 @@ TEST(SwccFailure, DsmSetupEndsWhenAnotherParticipantThrows) {
   expect_rank1_failure(run(np,
                            [](Comm& c) {
                              auto& sc = swcc::swcc_comm_of(c);
-                             swcc::Config cfg;
+                             ::swcc::Config cfg;
                              cfg.on_wait = [&sc] { sc.check(); };
-                             swcc::Engine e(sc.handle(), cfg);
+                             ::swcc::Engine e(sc.handle(), cfg);
                              if (c.rank() == 1) throw RuntimeError("boom: the first line");
                              (void)e.alloc(64);
                            }),
@@ -118,9 +119,9 @@ TEST(SwccFailure, DsmEngineConstructionEndsWhenAnotherParticipantThrows) {
                            [](Comm& c) {
                              if (c.rank() == 1) throw RuntimeError("boom: the first line");
                              auto& sc = swcc::swcc_comm_of(c);
-                             swcc::Config cfg;
+                             ::swcc::Config cfg;
                              cfg.on_wait = [&sc] { sc.check(); };
-                             swcc::Engine e(sc.handle(), cfg);
+                             ::swcc::Engine e(sc.handle(), cfg);
                            }),
                        np);
 }
@@ -142,6 +143,59 @@ TEST(SwccFailure, AFailureIsReportedOnceAndEveryoneCanGoOn) {
   EXPECT_EQ(second.kind, "");
   EXPECT_EQ(second.what, "");
   EXPECT_EQ(sum, std::int64_t{np} * (np - 1) / 2);
+}
+
+// The DSM library's own errors become comops's at the backend's boundary, with their text: a
+// ConfigError a UsageError, any other swcc::Error (Timeout included) a RuntimeError; on the other
+// participants the failure ends their waits as ParticipantFailed, as any other error does.
+std::string comops_kind(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return std::string("usage: ") + e.what();
+  } catch (const swcc::ParticipantFailed& e) {
+    return std::string("failed: ") + e.what();
+  } catch (const RuntimeError& e) {
+    return std::string("runtime: ") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("other: ") + e.what();
+  }
+  return "";
+}
+
+// Rank 1 throws `error` in a point of all ranks, the others wait in a barrier; returns what this
+// rank's spmd threw, as comops_kind gives it.
+template <class E>
+std::string rank1_throws(const E& error) {
+  auto backend = std::move(make_swcc_family()->create().at(0));
+  return comops_kind([&] {
+    backend->spmd(world_size(), [&](Comm& c) {
+      if (c.rank() == 1) throw error;
+      c.barrier();
+    });
+  });
+}
+
+TEST(SwccFailure, DsmConfigErrorBecomesAUsageError) {
+  const std::string got = rank1_throws(::swcc::ConfigError("swcc: block size 3 not one of x"));
+  if (world_rank() == 1)
+    EXPECT_EQ(got, "usage: swcc: block size 3 not one of x");
+  else
+    EXPECT_EQ(got, fmt::format("failed: participant 1 of {} failed: swcc: block size 3 not one "
+                               "of x",
+                               world_size()));
+}
+
+TEST(SwccFailure, DsmErrorsBecomeRuntimeErrors) {
+  for (const std::string what : {"swcc rank 1: watchdog: no progress", "swcc: cannot map"}) {
+    const std::string got = what.find("watchdog") != std::string::npos
+                                ? rank1_throws(::swcc::Timeout(what))
+                                : rank1_throws(::swcc::Error(what));
+    if (world_rank() == 1)
+      EXPECT_EQ(got, "runtime: " + what);
+    else
+      EXPECT_EQ(got, fmt::format("failed: participant 1 of {} failed: {}", world_size(), what));
+  }
 }
 
 }  // namespace

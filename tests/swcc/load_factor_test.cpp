@@ -1,10 +1,10 @@
-// Unit tests of load_factor (comops/swcc/engine.hpp), by which the watchdog and SwccComm's wait
+// Unit tests of load_factor (swcc/engine.hpp), by which the watchdog and SwccComm's wait
 // limit stretch on a loaded or oversubscribed machine: exact values from /proc/loadavg texts.
 #include <gtest/gtest.h>
 
-#include "comops/swcc/engine.hpp"
+#include "swcc/engine.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 TEST(SwccLoadFactor, IdleMachineIsOne) {
@@ -35,4 +35,4 @@ TEST(SwccLoadFactor, UnreadableIsOne) {
 TEST(SwccLoadFactor, OfThisMachineIsAtLeastOne) { EXPECT_GE(load_factor(), 1.0); }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

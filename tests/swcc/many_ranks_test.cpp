@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "comops/swcc/swcc.hpp"
+#include "swcc/swcc.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 // Messages sent by all ranks together since the last call (collective; the DSM barrier is
@@ -107,4 +107,4 @@ TEST(SwccManyRanks, EveryRankSharesOneBlockThenWritesInvalidateThemAll) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,9 +1,9 @@
 // Every (state, event) cell of the cache-side transition table of a non-home node.
 #include <gtest/gtest.h>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 constexpr int kSelf = 1, kHome = 0;
@@ -97,4 +97,4 @@ TEST(SwccCache, LocalAccessChecks) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -4,9 +4,9 @@
 
 #include <initializer_list>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 constexpr int kHome = 0;
@@ -288,4 +288,4 @@ TEST(SwccHomeManyRanks, LocalAccessSeesSharersAbove64) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,7 +1,7 @@
 // The sharer set: inline (ranks 0..63, no allocation) and heap (ranks 64..65534) cases, members
 // in increasing order, counts, equality across representations, copies and the word layout the
 // directory stores.
-#include "comops/swcc/sharer_set.hpp"
+#include "swcc/sharer_set.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 std::vector<int> members(const SharerSet& s) { return {s.begin(), s.end()}; }
@@ -167,4 +167,4 @@ TEST(SwccSharerSet, WordsRoundTrip) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "comops/swcc/swcc.hpp"
+#include "swcc/swcc.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 bool g_faults = false;
@@ -270,7 +270,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc
 
 // Options read from the command line (after gtest's own): --faults, --seed=N, --block=B,
 // --rounds=N, --ops=N (random operations per rank and round). Parsed from /proc/self/cmdline
@@ -288,11 +288,11 @@ struct StressArgs {
     for (std::size_t i = 0; i < all.size();) {
       std::string a = all.c_str() + i;
       i += a.size() + 1;
-      if (a == "--faults") comops::swcc::g_faults = true;
-      if (a.rfind("--seed=", 0) == 0) comops::swcc::g_seed = std::stoull(a.substr(7));
-      if (a.rfind("--block=", 0) == 0) comops::swcc::g_block = std::stoull(a.substr(8));
-      if (a.rfind("--rounds=", 0) == 0) comops::swcc::g_rounds = std::stoi(a.substr(9));
-      if (a.rfind("--ops=", 0) == 0) comops::swcc::g_ops = std::stoi(a.substr(6));
+      if (a == "--faults") swcc::g_faults = true;
+      if (a.rfind("--seed=", 0) == 0) swcc::g_seed = std::stoull(a.substr(7));
+      if (a.rfind("--block=", 0) == 0) swcc::g_block = std::stoull(a.substr(8));
+      if (a.rfind("--rounds=", 0) == 0) swcc::g_rounds = std::stoi(a.substr(9));
+      if (a.rfind("--ops=", 0) == 0) swcc::g_ops = std::stoi(a.substr(6));
     }
   }
 } const g_args;

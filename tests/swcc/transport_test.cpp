@@ -2,7 +2,7 @@
 // logical and packet counts, delivery complete and in order with exact payloads, flush and poll
 // semantics, fault injection on logical messages, messages to self, and a two-way flood past the
 // in-flight cap.
-#include "comops/swcc/transport.hpp"
+#include "swcc/transport.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -15,14 +15,14 @@
 #include <utility>
 #include <vector>
 
-#include "comops/swcc/engine.hpp"  // load_factor
+#include "swcc/engine.hpp"  // load_factor
 #include "tests/mpi_world.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
-using test::world_rank;
-using test::world_size;
+using comops::test::world_rank;
+using comops::test::world_size;
 
 struct Got {
   MsgHeader h;
@@ -372,4 +372,4 @@ TEST(SwccTransport, TwoWayFloodPastTheInFlightCapWithoutPolling) {
 }
 
 }  // namespace
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,14 +1,14 @@
 // Cache-side MSI transitions of one block at a non-home node, and the names of states and
-// messages. The Murphi model comops/swcc/model/swcc.m follows it; when one changes, the other
+// messages. The Murphi model swcc/model/swcc.m follows it; when one changes, the other
 // does:
 //   cache_transition() <-> rule "Deliver", m.dst = n > 0 (a cache), one case per message; its
 //                          Nack case also stands for Engine::serve()'s re-check and resend
 //   cache_access()     <-> rules "IssueRead", "IssueWrite" (kSendRead/kSendWrite), "WriteHit"
 #include <fmt/format.h>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 const char* state_name(State s) {
   switch (s) {
@@ -95,4 +95,4 @@ LocalAction cache_access(State s, Access access) {
   return s == State::kModified ? LocalAction::kHit : LocalAction::kSendWrite;
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 /// Every message starts with this header (32 bytes); a payload of `len` bytes may follow.
 struct MsgHeader {
@@ -186,4 +186,4 @@ class Transport {
   std::int64_t messages_sent_ = 0, bytes_sent_ = 0, packets_sent_ = 0;
 };
 
-}  // namespace comops::swcc
+}  // namespace swcc

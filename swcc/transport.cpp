@@ -1,6 +1,6 @@
 // MPI transport of the DSM's active messages: per-destination aggregation into packets, packet
 // unpacking, and the optional out-of-order fault injection on the logical messages.
-#include "comops/swcc/transport.hpp"
+#include "swcc/transport.hpp"
 
 #include <sched.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace comops::swcc {
+namespace swcc {
 
 Transport::Transport(MPI_Comm parent, std::size_t max_payload, const FaultConfig& fault,
                      const std::function<void()>& on_wait)
@@ -239,4 +239,4 @@ bool Transport::next(View& v) {
   return false;
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -11,7 +11,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace comops::swcc {
+namespace swcc {
 
 class SharerSet {
  public:
@@ -177,4 +177,4 @@ class SharerSet {
 /// Prints to_string() (test failure messages).
 std::ostream& operator<<(std::ostream& os, const SharerSet& s);
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,5 +1,5 @@
 // MPI implementation of the participant Comm and the cache of sub-communicators.
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 #include <climits>
 #include <string>

@@ -1,13 +1,13 @@
 // The directory's hash rows (open addressing, linear probing, grown at 3/4 load) and the slabs
 // that hold cached block data and, past 64 ranks, the home entries' sharer sets. Entries are
 // never removed, so slab slots are never freed; growth copies the pointers, not what they hold.
-#include "comops/swcc/directory.hpp"
+#include "swcc/directory.hpp"
 
 #include <fmt/format.h>
 
 #include <cstring>
 
-namespace comops::swcc {
+namespace swcc {
 
 constinit Entry DirRow::no_entries_[1];
 
@@ -114,4 +114,4 @@ std::string Directory::dump_all() const {
   return s;
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

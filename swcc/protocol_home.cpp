@@ -1,5 +1,5 @@
 // Home-side MSI transitions of one block: requests, invalidation acks, flushes and refusals.
-// The Murphi model comops/swcc/model/swcc.m follows it; when one changes, the other does:
+// The Murphi model swcc/model/swcc.m follows it; when one changes, the other does:
 //   on_request()            <-> rule "Deliver", m.dst = 0, case ReadReq, WriteReq, StoreReq
 //   kInvalAck / kFlushData  <-> rule "Deliver", m.dst = 0, case InvalAck / FlushData
 //   kRemoteNack             <-> rule "Deliver", m.dst = 0, case RemoteNack
@@ -11,9 +11,9 @@
 
 #include <utility>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 namespace {
 
 SharerSet only(int r) {
@@ -183,4 +183,4 @@ LocalAction home_access(int home, bool has_entry, const HomeEntry& e, Access acc
   return LocalAction::kSendWrite;
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

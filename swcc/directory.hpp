@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "comops/swcc/protocol.hpp"
+#include "swcc/protocol.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 /// One directory entry. A home entry uses `sharers` (or `sharer_words`) and `owner`; a cached
 /// entry uses `data`. Read and write a home entry's sharer set through Directory::sharers() and
@@ -124,4 +124,4 @@ class Directory {
   static constexpr std::size_t kChunkBlocks = 64;
 };
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,6 +1,6 @@
 // The out-of-line parts of SharerSet: growth to the heap, copies of heap sets, comparison
 // across representations, printing.
-#include "comops/swcc/sharer_set.hpp"
+#include "swcc/sharer_set.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 
-namespace comops::swcc {
+namespace swcc {
 
 SharerSet SharerSet::of(std::initializer_list<int> ranks) {
   SharerSet s;
@@ -80,4 +80,4 @@ std::string SharerSet::to_string() const {
 
 std::ostream& operator<<(std::ostream& os, const SharerSet& s) { return os << s.to_string(); }
 
-}  // namespace comops::swcc
+}  // namespace swcc

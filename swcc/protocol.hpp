@@ -1,6 +1,6 @@
 // The MSI coherence protocol of one block as pure data-in/data-out transition functions (no MPI):
 // the home side (directory at the block's home) and the cache side (a non-home node's copy).
-// The Murphi model comops/swcc/model/swcc.m follows these tables; when one changes, the other
+// The Murphi model swcc/model/swcc.m follows these tables; when one changes, the other
 // does. Its header lists the correspondence: home_transition() <-> the directory cases of the
 // home branch (m.dst = 0) of rule "Deliver" plus procedure Finish, with HomeEvent::write_locked
 // <-> function HomeWriteLocked; cache_transition() <-> the cache branch of "Deliver";
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "comops/swcc/sharer_set.hpp"
+#include "swcc/sharer_set.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 /// State of a block in a directory entry. Non-home entries use Invalid, Shared and Modified; home
 /// entries use Shared (home copy valid, `sharers` hold read copies), Modified (`owner` holds the
@@ -130,4 +130,4 @@ LocalAction cache_access(State state, Access access);
 /// Home node: `has_entry` false is the fast path (hit). Busy entries miss.
 LocalAction home_access(int home, bool has_entry, const HomeEntry& entry, Access access);
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,6 +1,6 @@
 // The DSM runtime: requests and their accesses, the home/cache/requester handlers that apply
 // the pure transitions of protocol_*.cpp, the progress engine and its waits.
-#include "comops/swcc/engine.hpp"
+#include "swcc/engine.hpp"
 
 #include <fmt/format.h>
 #include <sched.h>
@@ -13,13 +13,9 @@
 #include <exception>
 #include <thread>
 
-#include "comops/op.hpp"
+#include "swcc/errors.hpp"
 
-namespace comops::swcc {
-
-bool valid_block_bytes(std::size_t b) {
-  return b == 8 || b == 64 || b == 256 || b == 1024 || b == 4096;
-}
+namespace swcc {
 
 double load_factor(const std::string& loadavg, int cpus) {
   // "0.52 0.58 0.59 3/467 12345": load averages, then runnable/all scheduling entities
@@ -52,14 +48,13 @@ Engine::Engine(MPI_Comm comm, const Config& config)
       block_shift_(std::countr_zero(config.block_bytes)),
       dir_(transport_.rank(), transport_.size(), config.block_bytes) {
   if (!valid_block_bytes(block_bytes_))
-    throw UsageError(
-        fmt::format("swcc: block size {} not one of 8, 64, 256, 1024, 4096", block_bytes_));
+    throw ConfigError(invalid_block_bytes_message(block_bytes_));
   if (size_ > SharerSet::kMaxRanks)  // Engine::key keeps the home rank in 16 bits
-    throw RuntimeError(fmt::format("swcc: at most {} ranks, not {}", SharerSet::kMaxRanks, size_));
+    throw Error(fmt::format("swcc: at most {} ranks, not {}", SharerSet::kMaxRanks, size_));
   void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
-    throw RuntimeError(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
+    throw Error(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
   segment_ = static_cast<std::uint8_t*>(p);
 }
 
@@ -90,12 +85,12 @@ std::uint64_t Engine::alloc(std::size_t bytes) {
     MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
     return flag != 0;
   });
-  if (v[0] != -v[1]) throw RuntimeError("swcc: alloc called with different sizes on ranks");
+  if (v[0] != -v[1]) throw Error("swcc: alloc called with different sizes on ranks");
   const std::uint64_t align = std::max<std::size_t>(block_bytes_, 64);
   std::uint64_t off = (next_offset_ + align - 1) / align * align;
   if (off + bytes > config_.segment_bytes)
-    throw RuntimeError(fmt::format("swcc: segment of {} bytes exhausted (need {} more)",
-                                   config_.segment_bytes, bytes));
+    throw Error(fmt::format("swcc: segment of {} bytes exhausted (need {} more)",
+                            config_.segment_bytes, bytes));
   next_offset_ = off + bytes;
   return off;
 }
@@ -581,7 +576,7 @@ void Engine::check_watchdog(double now, double waited) {
   for (const auto& [k, r] : requests_) late = late || now - r.start > limit;
   for (const auto& [k, s] : stores_) late = late || now - s.start > limit;
   if (late)
-    throw RuntimeError(fmt::format(
+    throw Timeout(fmt::format(
         "swcc rank {}: watchdog: no progress for {:.1f} s (limit {:.0f} s x load {:.1f})\n{}",
         rank_, waited, config_.watchdog_s, watchdog_load_, dump()));
 }
@@ -638,4 +633,4 @@ std::string Engine::dump() const {
   return s;
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

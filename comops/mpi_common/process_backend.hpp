@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "comops/mpi/mpi_comm.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 

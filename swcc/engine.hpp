@@ -12,15 +12,18 @@
 #include <unordered_map>
 #include <vector>
 
-#include "comops/swcc/directory.hpp"
-#include "comops/swcc/protocol.hpp"
-#include "comops/swcc/transport.hpp"
+#include "swcc/block_sizes.hpp"
+#include "swcc/directory.hpp"
+#include "swcc/errors.hpp"
+#include "swcc/protocol.hpp"
+#include "swcc/transport.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 /// How a DSM instance is built. All ranks must pass the same values.
 struct Config {
-  std::size_t block_bytes = 64;          ///< 8, 64, 256, 1024 or 4096
+  /// One of kBlockSizes.
+  std::size_t block_bytes = kDefaultBlockBytes;
   bool uncached = false;                 ///< sc mode: every remote access goes to the home
   std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
   FaultConfig fault;                     ///< transport fault injection (tests)
@@ -44,8 +47,6 @@ struct Stats {
   std::int64_t retries = 0;        ///< requests, invalidations and flushes sent again after a NACK
   std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval
 };
-
-bool valid_block_bytes(std::size_t bytes);
 
 /// How many times longer than on an idle machine a wait may take now: the largest of 1, the
 /// threads ready to run and the 1-minute load average, each per CPU this process may run on
@@ -227,4 +228,4 @@ class Engine {
   std::uint64_t write_lock_ = ~std::uint64_t{0};  ///< the write-lock flag: key of the block
 };
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -1,14 +1,17 @@
 // swcc: a software cache-coherent distributed shared memory over MPI (the SWCC-Split-C design).
 //
 // Every rank owns a global segment; a global address is (rank, byte offset in that rank's
-// segment). Memory is coherent in blocks of B bytes (8, 64, 256, 1024 or 4096) kept by an MSI
-// invalidation protocol serialised at each block's home. B is chosen at run time once, through
-// with_dsm(), which instantiates the access paths for that compiled B, with no run-time
-// block-size arithmetic: a hit on the block the previous hit touched compares one key and copies;
-// a hit on another block probes the directory once (out of line) and is remembered.
+// segment). Memory is coherent in blocks of B bytes (kBlockSizes: 8, 64, 256, 1024 or 4096;
+// default kDefaultBlockBytes = 64) kept by an MSI invalidation protocol serialised at each block's
+// home. B is chosen at run time once, through with_dsm() (with_block_size() is the one dispatch),
+// which instantiates the access paths for that compiled B, with no run-time block-size
+// arithmetic: a hit on the block the previous hit touched compares one key and copies; a hit on
+// another block probes the directory once (out of line) and is remembered.
 //
-//   comops::swcc::Config cfg;            // block_bytes, uncached (sc mode), segment, faults
-//   comops::swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& dsm) {
+// This header is the library's front door (target swcc::dsm, which needs MPI and fmt only):
+//
+//   swcc::Config cfg;                           // block_bytes, uncached (sc mode), segment, faults
+//   swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& dsm) {
 //     auto a = dsm.template alloc<long>(100);   // collective: 100 longs on every rank
 //     dsm.write(a.on(1) + 5, 42L);               // blocking write to rank 1's element 5
 //     long v = dsm.read(a.on(1) + 5);            // blocking read (cached after a miss)
@@ -29,8 +32,9 @@
 // Failures: Config::on_wait is called by every wait and may throw to abandon it (comops's
 // SwccComm uses it so that one participant's failure ends the others' waits at once); the
 // watchdog (Config::watchdog_s, stretched by load_factor() on a loaded machine) turns a request
-// that never completes into an error with a dump of the directory. Up to 65535 ranks: sharer sets
-// are one inline word up to 64 ranks, a bitset beyond.
+// that never completes into swcc::Timeout with a dump of the directory. Errors are swcc::Error
+// (swcc/errors.hpp): ConfigError for a Config the library refuses, Timeout for the watchdog.
+// Up to 65535 ranks: sharer sets are one inline word up to 64 ranks, a bitset beyond.
 #pragma once
 
 #include <mpi.h>
@@ -41,9 +45,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "comops/swcc/engine.hpp"
+#include "swcc/block_sizes.hpp"
+#include "swcc/engine.hpp"
+#include "swcc/errors.hpp"
 
-namespace comops::swcc {
+namespace swcc {
 
 /// A global pointer: the element at byte `offset` of rank `rank`'s global segment.
 template <class T>
@@ -76,7 +82,7 @@ struct SpreadArray {
 /// The DSM with block size B compiled in. Create through with_dsm().
 template <std::size_t B>
 class Dsm {
-  static_assert(B == 8 || B == 64 || B == 256 || B == 1024 || B == 4096);
+  static_assert(valid_block_bytes(B), "B must be one of kBlockSizes");
 
  public:
   static constexpr std::size_t kBlockBytes = B;
@@ -249,31 +255,13 @@ class Dsm {
   bool cached_;
 };
 
-/// Calls f(Dsm<B>&) for the engine's block size.
+/// Calls f(Dsm<B>&) for the engine's block size (through with_block_size).
 template <class F>
 decltype(auto) dispatch_block_size(Engine& engine, F&& f) {
-  switch (engine.block_bytes()) {
-    case 8: {
-      Dsm<8> d(engine);
-      return f(d);
-    }
-    case 64: {
-      Dsm<64> d(engine);
-      return f(d);
-    }
-    case 256: {
-      Dsm<256> d(engine);
-      return f(d);
-    }
-    case 1024: {
-      Dsm<1024> d(engine);
-      return f(d);
-    }
-    default: {
-      Dsm<4096> d(engine);
-      return f(d);
-    }
-  }
+  return with_block_size(engine.block_bytes(), [&](auto b) -> decltype(auto) {
+    Dsm<decltype(b)::value> d(engine);
+    return f(d);
+  });
 }
 
 /// Creates an Engine on `comm` (collective) and calls f(Dsm<B>&) with the compiled B equal to
@@ -284,4 +272,4 @@ decltype(auto) with_dsm(MPI_Comm comm, const Config& config, F&& f) {
   return dispatch_block_size(engine, std::forward<F>(f));
 }
 
-}  // namespace comops::swcc
+}  // namespace swcc

@@ -26,10 +26,35 @@ inline constexpr std::size_t kElemBytes = sizeof(Elem);
 /// The COMOPS operations, the key of an op everywhere. What each one means (name, buffers, fill,
 /// check, bandwidth) is its descriptor in harness/op_descriptors.cpp; which backends implement it,
 /// their op tables (OpTable).
-enum class OpKind { kPingpong, kBroadcast, kReduceMax, kReduceSum, kGather, kScatter, kBarrier };
+enum class OpKind {
+  kPingpong,
+  kBroadcast,
+  kReduceMax,
+  kReduceSum,
+  kGather,
+  kScatter,
+  kBarrier,
+  kAllreduceMax,
+  kAllreduceSum,
+};
 
 /// Reduction used by Comm::allreduce.
 enum class Reduce { kMin, kMax, kSum };
+
+/// The element-wise reduction an op performs: kMax for reduce-max and allreduce-max, kSum for
+/// reduce-sum and allreduce-sum. Throws std::logic_error for an op that reduces nothing.
+inline Reduce reduction_of(OpKind op) {
+  switch (op) {
+    case OpKind::kReduceMax:
+    case OpKind::kAllreduceMax:
+      return Reduce::kMax;
+    case OpKind::kReduceSum:
+    case OpKind::kAllreduceSum:
+      return Reduce::kSum;
+    default:
+      throw std::logic_error("reduction_of: the op reduces nothing");
+  }
+}
 
 /// Thrown for bad input the user can fix (exit code 2).
 struct UsageError : std::runtime_error {

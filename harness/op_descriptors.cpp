@@ -76,6 +76,11 @@ Elem scatter_expected(const Args& a, int rank, std::uint64_t seed, std::size_t i
 Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
 double no_bytes(const Args&) { return 0.0; }
 
+// allreduce-max, allreduce-sum (every participant receives the reduction: max_expected,
+// sum_expected) ---------------------------------------------------------------------------
+
+int last_participant(const Args& a) { return a.np - 1; }
+
 // The tables' definition lines of the collectives: the size is the whole message, one block per
 // participant, or nothing at all.
 #define COMOPS_COLLECTIVE_TIME \
@@ -85,6 +90,9 @@ constexpr std::string_view kCollectiveTime =
 constexpr std::string_view kPerBlockTime = COMOPS_COLLECTIVE_TIME
     "size per participant; bw = (np-1) x size / time; GB = 1e9 B; median of repetitions";
 constexpr std::string_view kBarrierTime = COMOPS_COLLECTIVE_TIME "median of repetitions";
+constexpr std::string_view kAllreduceTime = COMOPS_COLLECTIVE_TIME
+    "bw = size / time, size = the reduced vector (the size IMB and OSU give an allreduce; they "
+    "report no bandwidth; nccl-tests' algbw); GB = 1e9 B; median of repetitions";
 #undef COMOPS_COLLECTIVE_TIME
 
 // A function's static, so that other files' static initialisers (gtest's ValuesIn(all_ops()))
@@ -94,6 +102,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kPingpong,
        .name = "pingpong",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = false,
        .moves_data = true,
        .pingpong = true,
@@ -111,6 +120,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kBroadcast,
        .name = "broadcast",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -127,6 +137,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kReduceMax,
        .name = "reduce-max",
        .reduce_alias = "max",
+       .reduce_word = "reduce",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -143,6 +154,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kReduceSum,
        .name = "reduce-sum",
        .reduce_alias = "sum",
+       .reduce_word = "reduce",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -159,6 +171,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kGather,
        .name = "gather",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -175,6 +188,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kScatter,
        .name = "scatter",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -191,6 +205,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kBarrier,
        .name = "barrier",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = false,
        .moves_data = false,
        .pingpong = false,
@@ -204,6 +219,40 @@ const std::vector<OpDescriptor>& descriptors() {
        .bw_factor = no_bytes,
        .ceiling_shared_by = one_sender_each,
        .definition = kBarrierTime},
+      {.kind = OpKind::kAllreduceMax,
+       .name = "allreduce-max",
+       .reduce_alias = "max",
+       .reduce_word = "allreduce",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = block,
+       .fill = fill_pattern,
+       .expected = max_expected,
+       .fault_rank = last_participant,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = kAllreduceTime},
+      {.kind = OpKind::kAllreduceSum,
+       .name = "allreduce-sum",
+       .reduce_alias = "sum",
+       .reduce_word = "allreduce",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = block,
+       .fill = fill_pattern,
+       .expected = sum_expected,
+       .fault_rank = last_participant,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = kAllreduceTime},
   };
   return table;
 }

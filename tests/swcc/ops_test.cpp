@@ -93,7 +93,7 @@ TEST(SwccOps, ThroughTheHarness) {
   Pinning pinning(BindPolicy::kNone);
   for (auto& be : backends({"--block-size=64", "--uncached"})) {
     for (OpKind op : {OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax, OpKind::kGather,
-                      OpKind::kScatter}) {
+                      OpKind::kScatter, OpKind::kAllreduceSum}) {
       Args a;
       a.op = op;
       a.np = world;

@@ -82,7 +82,7 @@ TEST(Cli, ReduceExpandsByReduceOp) {
   EXPECT_EQ(parse({"--op=all", "--reduce-op=sum,max"}).ops,
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kBarrier}));
+                                 OpKind::kBarrier, OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
 }
 
 TEST(Cli, OpsComeInCanonicalOrderWithoutDuplicates) {

@@ -84,6 +84,39 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
   }
 }
 
+// Allreduce back to back as an MPI program issues it: every rank refills its buffers with a new
+// seed right before each run and checks its receive buffer right after, with no barrier between
+// runs. Exact only if the next run's seeding put cannot overtake a slower rank's read of the
+// result (the closing DSM barrier).
+TEST(SwccOps, AllreduceBackToBackWithFreshInputs) {
+  int world = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  for (auto& be : backends({"--block-size=64,4096", "--uncached"}))
+    for (OpKind op : {OpKind::kAllreduceMax, OpKind::kAllreduceSum})
+      for (std::size_t bytes : {std::size_t{8}, std::size_t{8000}}) {
+        Args a;
+        a.op = op;
+        a.np = world;
+        a.bytes = bytes;
+        a.count = bytes / kElemBytes;
+        be->spmd(world, [&](Comm& comm) {
+          const int r = comm.rank();
+          std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
+          Buffers b{s.data(), s.size(), rv.data(), rv.size()};
+          auto inst = bind_op(*be, op)(comm, a, b);
+          std::int64_t wrong = 0;
+          for (std::uint64_t seed = 10; seed < 30; ++seed) {
+            fill_inputs(a, r, seed, b);
+            inst->run();
+            wrong += count_wrong(a, r, seed, b);
+          }
+          comm.barrier();
+          EXPECT_EQ(wrong, 0) << be->label() << " " << op_name(op) << " bytes=" << bytes << " rank "
+                              << r;
+        });
+      }
+}
+
 // Through the harness: exact results, the DSM counters of the timed iterations, and an injected
 // fault found.
 TEST(SwccOps, ThroughTheHarness) {

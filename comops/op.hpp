@@ -36,10 +36,27 @@ enum class OpKind {
   kBarrier,
   kAlltoall,
   kAllgather,
+  kAllreduceMax,
+  kAllreduceSum,
 };
 
 /// Reduction used by Comm::allreduce.
 enum class Reduce { kMin, kMax, kSum };
+
+/// The element-wise reduction an op performs: kMax for reduce-max and allreduce-max, kSum for
+/// reduce-sum and allreduce-sum. Throws std::logic_error for an op that reduces nothing.
+inline Reduce reduction_of(OpKind op) {
+  switch (op) {
+    case OpKind::kReduceMax:
+    case OpKind::kAllreduceMax:
+      return Reduce::kMax;
+    case OpKind::kReduceSum:
+    case OpKind::kAllreduceSum:
+      return Reduce::kSum;
+    default:
+      throw std::logic_error("reduction_of: the op reduces nothing");
+  }
+}
 
 /// Thrown for bad input the user can fix (exit code 2).
 struct UsageError : std::runtime_error {

@@ -17,9 +17,13 @@ struct OpDescriptor {
   OpKind kind;
   /// On the command line and in every table, result row and gbench name ("reduce-max").
   std::string_view name;
-  /// Non-empty for a reduction that --op=reduce (and all) picks when --reduce-op names this
-  /// word ("max", "sum"); empty for every other op.
+  /// Non-empty for a reduction that its reduce_word (and comops, all) picks when --reduce-op
+  /// names this word ("max", "sum"); empty for every other op.
   std::string_view reduce_alias;
+  /// The --op word that picks this reduction together with the others of its kind, by
+  /// --reduce-op: "reduce" (to a root) or "allreduce"; the name is reduce_word-reduce_alias.
+  /// Empty for every op that is no reduction.
+  std::string_view reduce_word = {};
   /// Has a root participant (Args::root): broadcast, reduce, gather, scatter.
   bool rooted;
   /// Moves data, so the sweep gives it message sizes and its rows a bandwidth; false: it runs

@@ -89,6 +89,9 @@ int every_participant_copies(const Args& a) { return a.np; }
 Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
 double no_bytes(const Args&) { return 0.0; }
 
+// allreduce-max, allreduce-sum: every participant receives the reduction (max_expected,
+// sum_expected), the fault lands on the last participant (last_participant).
+
 // The tables' definition lines of the collectives: the size is the whole message, one block per
 // participant, or nothing at all.
 #define COMOPS_COLLECTIVE_TIME \
@@ -101,6 +104,9 @@ constexpr std::string_view kExchangeTime = COMOPS_COLLECTIVE_TIME
     "size = block per participant pair; bw = (np-1) x size / time, the bytes each participant "
     "receives from the others (nccl-tests' bus bandwidth); GB = 1e9 B; median of repetitions";
 constexpr std::string_view kBarrierTime = COMOPS_COLLECTIVE_TIME "median of repetitions";
+constexpr std::string_view kAllreduceTime = COMOPS_COLLECTIVE_TIME
+    "bw = size / time, size = the reduced vector (the size IMB and OSU give an allreduce; they "
+    "report no bandwidth; nccl-tests' algbw); GB = 1e9 B; median of repetitions";
 #undef COMOPS_COLLECTIVE_TIME
 
 // A function's static, so that other files' static initialisers (gtest's ValuesIn(all_ops()))
@@ -110,6 +116,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kPingpong,
        .name = "pingpong",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = false,
        .moves_data = true,
        .pingpong = true,
@@ -127,6 +134,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kBroadcast,
        .name = "broadcast",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -143,6 +151,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kReduceMax,
        .name = "reduce-max",
        .reduce_alias = "max",
+       .reduce_word = "reduce",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -159,6 +168,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kReduceSum,
        .name = "reduce-sum",
        .reduce_alias = "sum",
+       .reduce_word = "reduce",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -175,6 +185,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kGather,
        .name = "gather",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -191,6 +202,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kScatter,
        .name = "scatter",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
@@ -239,6 +251,7 @@ const std::vector<OpDescriptor>& descriptors() {
       {.kind = OpKind::kBarrier,
        .name = "barrier",
        .reduce_alias = "",
+       .reduce_word = "",
        .rooted = false,
        .moves_data = false,
        .pingpong = false,
@@ -252,6 +265,40 @@ const std::vector<OpDescriptor>& descriptors() {
        .bw_factor = no_bytes,
        .ceiling_shared_by = one_sender_each,
        .definition = kBarrierTime},
+      {.kind = OpKind::kAllreduceMax,
+       .name = "allreduce-max",
+       .reduce_alias = "max",
+       .reduce_word = "allreduce",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = block,
+       .fill = fill_pattern,
+       .expected = max_expected,
+       .fault_rank = last_participant,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = kAllreduceTime},
+      {.kind = OpKind::kAllreduceSum,
+       .name = "allreduce-sum",
+       .reduce_alias = "sum",
+       .reduce_word = "allreduce",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .comops_set = false,
+       .min_np = 1,
+       .send_count = block,
+       .recv_count = block,
+       .fill = fill_pattern,
+       .expected = sum_expected,
+       .fault_rank = last_participant,
+       .bw_factor = one_block,
+       .ceiling_shared_by = one_sender_each,
+       .definition = kAllreduceTime},
   };
   return table;
 }

@@ -12,6 +12,15 @@ namespace {
 
 bool is_reduction(const OpDescriptor& d) { return !d.reduce_alias.empty(); }
 
+// The reductions' --op words in the order of the descriptors: "reduce", "allreduce".
+std::vector<std::string> reduce_words() {
+  std::vector<std::string> words;
+  for (const OpDescriptor& d : op_descriptors())
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_word) == words.end())
+      words.emplace_back(d.reduce_word);
+  return words;
+}
+
 // "a", "a or b", "a, b or c".
 std::string one_of(const std::vector<std::string>& words) {
   if (words.size() < 2) return words.empty() ? "" : words.front();
@@ -22,12 +31,9 @@ std::string one_of(const std::vector<std::string>& words) {
 
 std::vector<std::string> op_words() {
   std::vector<std::string> words;
-  bool reduce_listed = false;
   for (const OpDescriptor& d : op_descriptors()) {
-    if (is_reduction(d) && !reduce_listed) {
-      words.emplace_back("reduce");
-      reduce_listed = true;
-    }
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_word) == words.end())
+      words.emplace_back(d.reduce_word);
     words.emplace_back(d.name);
   }
   words.emplace_back("comops");
@@ -38,54 +44,59 @@ std::vector<std::string> op_words() {
 std::vector<std::string> reduce_op_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors())
-    if (is_reduction(d)) words.emplace_back(d.reduce_alias);
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_alias) == words.end())
+      words.emplace_back(d.reduce_alias);
   return words;
 }
 
 std::string op_option_help() {
   std::vector<std::string> words = op_words();
+  const std::vector<std::string> by_reduce_op = reduce_words();
   for (std::string& w : words)
-    if (w == "reduce") w += " (by --reduce-op)";
+    if (std::find(by_reduce_op.begin(), by_reduce_op.end(), w) != by_reduce_op.end())
+      w += " (by --reduce-op)";
   words[words.size() - 2] += " (the COMOPS paper's set, the default)";
   words.back() = "or " + words.back() + " (every op)";
   return fmt::format("Operations, comma-separated: {}", fmt::join(words, ", "));
 }
 
 std::string reduce_op_option_help() {
-  return fmt::format("Reductions that 'reduce', 'comops' and 'all' run: {}",
+  std::vector<std::string> quoted;
+  for (const std::string& w : reduce_words()) quoted.push_back("'" + w + "'");
+  quoted.emplace_back("'comops'");
+  return fmt::format("Reductions that {} and 'all' run: {}", fmt::join(quoted, ", "),
                      fmt::join(reduce_op_words(), ", "));
 }
 
 std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
                                const std::vector<std::string>& reduce_names) {
-  std::vector<OpKind> reduces;
-  for (const std::string& r : reduce_names) {
-    const auto& all = op_descriptors();
-    const auto d = std::find_if(all.begin(), all.end(), [&](const OpDescriptor& o) {
-      return is_reduction(o) && o.reduce_alias == r;
-    });
-    if (d == all.end())
-      throw UsageError(
-          fmt::format("unknown --reduce-op '{}' (expected {})", r, one_of(reduce_op_words())));
-    reduces.push_back(d->kind);
-  }
+  const std::vector<std::string> aliases = reduce_op_words();
+  for (const std::string& r : reduce_names)
+    if (std::find(aliases.begin(), aliases.end(), r) == aliases.end())
+      throw UsageError(fmt::format("unknown --reduce-op '{}' (expected {})", r, one_of(aliases)));
+  // A reduction runs only when --reduce-op names its alias, whichever word picked it.
+  const auto reduce_op_named = [&](const OpDescriptor& d) {
+    return std::find(reduce_names.begin(), reduce_names.end(), d.reduce_alias) !=
+           reduce_names.end();
+  };
+  const std::vector<std::string> by_reduce_op = reduce_words();
   std::vector<OpKind> picked;
   for (const std::string& n : op_names) {
+    const bool every = n == "all", paper = n == "comops";
+    const bool family =
+        std::find(by_reduce_op.begin(), by_reduce_op.end(), n) != by_reduce_op.end();
     std::vector<OpKind> add;
-    if (n == "all" || n == "comops") {
-      for (const OpDescriptor& d : op_descriptors())
-        if (!is_reduction(d) && (n == "all" || d.comops_set)) add.push_back(d.kind);
-      for (OpKind k : reduces)
-        if (n == "all" || op_descriptor(k).comops_set) add.push_back(k);
-    } else if (n == "reduce") {
-      add = reduces;
-    } else {
-      for (const OpDescriptor& d : op_descriptors())
-        if (d.name == n) add.push_back(d.kind);
-      if (add.empty())
-        throw UsageError(
-            fmt::format("unknown op '{}' (available: {})", n, fmt::join(op_words(), ", ")));
+    for (const OpDescriptor& d : op_descriptors()) {
+      bool take = d.name == n;
+      if (every || paper)
+        take = (every || d.comops_set) && (!is_reduction(d) || reduce_op_named(d));
+      else if (family)
+        take = d.reduce_word == n && reduce_op_named(d);
+      if (take) add.push_back(d.kind);
     }
+    if (add.empty() && !every && !paper && !family)
+      throw UsageError(
+          fmt::format("unknown op '{}' (available: {})", n, fmt::join(op_words(), ", ")));
     for (OpKind k : add)
       if (std::find(picked.begin(), picked.end(), k) == picked.end()) picked.push_back(k);
   }

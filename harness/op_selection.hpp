@@ -1,5 +1,6 @@
 // What --op and --reduce-op accept and what they pick, from the op descriptors: every op's name,
-// "reduce" (the reductions --reduce-op names), "comops" (the paper's set, the default) and "all".
+// "reduce" and "allreduce" (the reductions of that kind --reduce-op names: the descriptors'
+// reduce_word), "comops" (the paper's set, the default) and "all".
 #pragma once
 
 #include <string>
@@ -9,8 +10,8 @@
 
 namespace comops {
 
-/// The words --op accepts, in the order --help lists them: every op's name, "reduce" just
-/// before the first reduction, then "comops" and "all".
+/// The words --op accepts, in the order --help lists them: every op's name, each reduce_word
+/// ("reduce", "allreduce") just before the first reduction of its kind, then "comops" and "all".
 std::vector<std::string> op_words();
 
 /// The words --reduce-op accepts: the reductions' aliases ("max", "sum").
@@ -20,9 +21,10 @@ std::vector<std::string> reduce_op_words();
 std::string op_option_help();
 std::string reduce_op_option_help();
 
-/// The ops that the words of --op pick, "reduce", "comops" and "all" taking the reductions that the words
-/// of --reduce-op name, without repeats and in the order of the descriptors (so tables come out
-/// the same however the list was written). Throws UsageError for an unknown word or no op.
+/// The ops that the words of --op pick, "reduce", "allreduce", "comops" and "all" taking the
+/// reductions whose alias --reduce-op names, without repeats and in the order of the descriptors
+/// (so tables come out the same however the list was written). Throws UsageError for an unknown
+/// word or no op.
 std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
                                const std::vector<std::string>& reduce_names);
 

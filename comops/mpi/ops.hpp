@@ -13,6 +13,7 @@ std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& 
 std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_alltoall(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_allgather(Comm& comm, const Args& args, Buffers& bufs);
+std::unique_ptr<OpInstance> make_allreduce(Comm& comm, const Args& args, Buffers& bufs);
 
 /// The ops the mpi backend implements (comops/mpi/op_table.cpp).
 OpTable op_table();

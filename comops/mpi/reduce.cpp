@@ -13,7 +13,7 @@ class ReduceOp final : public OpInstance {
       : comm_(handle_of(comm)),
         root_(args.root),
         count_(mpi_count(args.count)),
-        op_(args.op == OpKind::kReduceSum ? MPI_SUM : MPI_MAX),
+        op_(reduction_of(args.op) == Reduce::kSum ? MPI_SUM : MPI_MAX),
         bufs_(bufs) {}
   void run() override {
     MPI_Reduce(bufs_.send, bufs_.recv, count_, MPI_INT64_T, op_, root_, comm_);

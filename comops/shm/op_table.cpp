@@ -5,11 +5,12 @@ namespace comops::shm {
 namespace {
 
 constexpr OpMaker<Scheme> kMakers[] = {
-    {OpKind::kPingpong, make_pingpong},  {OpKind::kBroadcast, make_broadcast},
-    {OpKind::kReduceMax, make_reduce},   {OpKind::kReduceSum, make_reduce},
-    {OpKind::kGather, make_gather},      {OpKind::kScatter, make_scatter},
-    {OpKind::kBarrier, make_barrier},    {OpKind::kAlltoall, make_alltoall},
-    {OpKind::kAllgather, make_allgather}};
+    {OpKind::kPingpong, make_pingpong},     {OpKind::kBroadcast, make_broadcast},
+    {OpKind::kReduceMax, make_reduce},      {OpKind::kReduceSum, make_reduce},
+    {OpKind::kGather, make_gather},         {OpKind::kScatter, make_scatter},
+    {OpKind::kBarrier, make_barrier},       {OpKind::kAlltoall, make_alltoall},
+    {OpKind::kAllgather, make_allgather},   {OpKind::kAllreduceMax, make_allreduce},
+    {OpKind::kAllreduceSum, make_allreduce}};
 
 }  // namespace
 

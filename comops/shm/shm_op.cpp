@@ -43,7 +43,7 @@ SharedArray::SharedArray(std::size_t count) {
 void SharedArray::Free::operator()(Elem* p) const { std::free(p); }
 
 void combine_into(Elem* dst, const Elem* src, std::size_t n, OpKind op) {
-  if (op == OpKind::kReduceMax)
+  if (reduction_of(op) == Reduce::kMax)
     max_into(dst, src, n);
   else
     sum_into(dst, src, n);

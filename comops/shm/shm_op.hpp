@@ -132,6 +132,8 @@ std::unique_ptr<OpInstance> make_alltoall(Scheme scheme, Comm& comm, const Args&
                                           Buffers& bufs);
 std::unique_ptr<OpInstance> make_allgather(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs);
+std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
+                                           Buffers& bufs);
 
 /// The ops shm implements (all of them), bound to scheme (comops/shm/op_table.cpp).
 OpTable op_table(Scheme scheme);

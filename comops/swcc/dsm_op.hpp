@@ -83,6 +83,7 @@ std::unique_ptr<OpInstance> make_scatter(const OpConfig&, Comm&, const Args&, Bu
 std::unique_ptr<OpInstance> make_barrier(const OpConfig&, Comm&, const Args&, Buffers&);
 std::unique_ptr<OpInstance> make_alltoall(const OpConfig&, Comm&, const Args&, Buffers&);
 std::unique_ptr<OpInstance> make_allgather(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_allreduce(const OpConfig&, Comm&, const Args&, Buffers&);
 
 /// The ops swcc implements, bound to a configuration (comops/swcc/op_table.cpp).
 OpTable op_table(const OpConfig& cfg);

@@ -1,9 +1,10 @@
 // swcc reduce-max / reduce-sum: the root seeds a shared vector in its memory, DSM barrier, every
-// other rank folds its input in under a DSM lock, DSM barrier, the root reads the result.
-#include <algorithm>
+// other rank folds its input in under a DSM lock, DSM barrier (fold_into), the root reads the
+// result.
 #include <vector>
 
 #include "comops/swcc/dsm_op.hpp"
+#include "comops/swcc/fold.hpp"
 
 namespace comops::swcc {
 namespace {
@@ -16,22 +17,12 @@ class Reduce final : public SharedArrayOp<B> {
  public:
   Reduce(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
       : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count),
-        max_(args.op == OpKind::kReduceMax),
+        max_(reduction_of(args.op) == comops::Reduce::kMax),
         tmp_(args.count) {}
 
   void run() override {
     const auto acc = buf_.on(root_);
-    if (d_.rank() == root_) d_.put(acc, bufs_.send, count_);
-    d_.barrier();
-    if (d_.rank() != root_) {
-      d_.lock(0);
-      d_.read_bulk(tmp_.data(), acc, count_);
-      for (std::size_t i = 0; i < count_; ++i)
-        tmp_[i] = max_ ? std::max(tmp_[i], bufs_.send[i]) : tmp_[i] + bufs_.send[i];
-      d_.put(acc, tmp_.data(), count_);
-      d_.unlock(0);  // syncs the put first
-    }
-    d_.barrier();
+    fold_into(d_, acc, root_, bufs_.send, count_, max_, tmp_);
     if (d_.rank() == root_) d_.read_bulk(bufs_.recv, acc, count_);
   }
 

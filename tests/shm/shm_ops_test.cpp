@@ -54,8 +54,8 @@ std::vector<Point> all_points(bool roots) {
             op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
         for (std::size_t bytes : sizes) {
           out.push_back({scheme, op, np, bytes, 0});
-          if (roots && op_descriptor(op).rooted && np > 1)
-            out.push_back({scheme, op, np, bytes, np - 1});
+          const bool rooted = op_descriptor(op).rooted;
+          if (roots && rooted && np > 1) out.push_back({scheme, op, np, bytes, np - 1});
         }
       }
   return out;

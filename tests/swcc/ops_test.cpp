@@ -86,12 +86,14 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
 
 // Back-to-back runs as an MPI program would issue them: each rank refills its send buffer with a
 // new seed right before every run and checks its receive buffer right after, with no barrier in
-// between. Correct only if no run's writes overtake an earlier run's reads (issue 10).
-TEST(SwccOps, ExchangesAreExactBackToBack) {
+// between. Correct only if no run's writes overtake an earlier run's reads (issue 10): the
+// exchanges alternate two buffers, allreduce ends with a DSM barrier.
+TEST(SwccOps, CollectivesAreExactBackToBack) {
   int world = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
-  for (auto& be : backends({"--block-size=8,64", "--uncached"}))
-    for (OpKind op : {OpKind::kAlltoall, OpKind::kAllgather})
+  for (auto& be : backends({"--block-size=8,64,4096", "--uncached"}))
+    for (OpKind op :
+         {OpKind::kAlltoall, OpKind::kAllgather, OpKind::kAllreduceMax, OpKind::kAllreduceSum})
       for (std::size_t bytes : {std::size_t{8}, std::size_t{1000 * 8}}) {
         Args a;
         a.op = op;
@@ -124,8 +126,9 @@ TEST(SwccOps, ThroughTheHarness) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   Pinning pinning(BindPolicy::kNone);
   for (auto& be : backends({"--block-size=64", "--uncached"})) {
-    for (OpKind op : {OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax, OpKind::kGather,
-                      OpKind::kScatter, OpKind::kAlltoall, OpKind::kAllgather}) {
+    for (OpKind op :
+         {OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax, OpKind::kGather,
+          OpKind::kScatter, OpKind::kAlltoall, OpKind::kAllgather, OpKind::kAllreduceSum}) {
       Args a;
       a.op = op;
       a.np = world;

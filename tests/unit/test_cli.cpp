@@ -82,7 +82,8 @@ TEST(Cli, ReduceExpandsByReduceOp) {
   EXPECT_EQ(parse({"--op=all", "--reduce-op=sum,max"}).ops,
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier}));
+                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
+                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
 }
 
 TEST(Cli, OpsComeInCanonicalOrderWithoutDuplicates) {

@@ -26,9 +26,9 @@
 namespace comops {
 namespace {
 
-const std::vector<std::string> kNames = {"pingpong",   "broadcast", "reduce-max",
-                                         "reduce-sum", "gather",    "scatter",
-                                         "alltoall",   "allgather", "barrier"};
+const std::vector<std::string> kNames = {"pingpong", "broadcast",     "reduce-max",   "reduce-sum",
+                                         "gather",   "scatter",       "alltoall",     "allgather",
+                                         "barrier",  "allreduce-max", "allreduce-sum"};
 
 std::vector<std::string> descriptor_names() {
   std::vector<std::string> names;
@@ -73,13 +73,14 @@ TEST(OpDescriptors, EveryFieldIsSet) {
 
 // The kind of an op, as one value.
 struct Traits {
-  std::string alias;
+  std::string alias, word;
   bool rooted, moves_data, pingpong;
   int min_np;
   bool operator==(const Traits&) const = default;
   friend void PrintTo(const Traits& t, std::ostream* os) {
-    *os << "{alias '" << t.alias << "', rooted " << t.rooted << ", moves_data " << t.moves_data
-        << ", pingpong " << t.pingpong << ", min_np " << t.min_np << "}";
+    *os << "{alias '" << t.alias << "', word '" << t.word << "', rooted " << t.rooted
+        << ", moves_data " << t.moves_data << ", pingpong " << t.pingpong << ", min_np " << t.min_np
+        << "}";
   }
 };
 
@@ -87,18 +88,62 @@ struct Traits {
 TEST(OpDescriptors, Traits) {
   std::map<std::string, Traits> got;
   for (const OpDescriptor& d : op_descriptors())
-    got[std::string(d.name)] = {std::string(d.reduce_alias), d.rooted, d.moves_data, d.pingpong,
+    got[std::string(d.name)] = {std::string(d.reduce_alias),
+                                std::string(d.reduce_word),
+                                d.rooted,
+                                d.moves_data,
+                                d.pingpong,
                                 d.min_np};
   const std::map<std::string, Traits> want = {
-      {"pingpong", {"", false, true, true, 2}},      {"broadcast", {"", true, true, false, 1}},
-      {"reduce-max", {"max", true, true, false, 1}}, {"reduce-sum", {"sum", true, true, false, 1}},
-      {"gather", {"", true, true, false, 1}},        {"scatter", {"", true, true, false, 1}},
-      {"alltoall", {"", false, true, false, 1}},     {"allgather", {"", false, true, false, 1}},
-      {"barrier", {"", false, false, false, 1}}};
+      {"pingpong", {"", "", false, true, true, 2}},
+      {"broadcast", {"", "", true, true, false, 1}},
+      {"reduce-max", {"max", "reduce", true, true, false, 1}},
+      {"reduce-sum", {"sum", "reduce", true, true, false, 1}},
+      {"allreduce-max", {"max", "allreduce", false, true, false, 1}},
+      {"allreduce-sum", {"sum", "allreduce", false, true, false, 1}},
+      {"gather", {"", "", true, true, false, 1}},
+      {"scatter", {"", "", true, true, false, 1}},
+      {"alltoall", {"", "", false, true, false, 1}},
+      {"allgather", {"", "", false, true, false, 1}},
+      {"barrier", {"", "", false, false, false, 1}}};
   EXPECT_EQ(got, want);
   // The ops beside the paper's run only when named or with --op=all.
   EXPECT_FALSE(op_descriptor(OpKind::kAlltoall).comops_set);
   EXPECT_FALSE(op_descriptor(OpKind::kAllgather).comops_set);
+  // A reduction is named after its word and alias; only the paper's reductions to a root are in
+  // the COMOPS set.
+  for (const OpDescriptor& d : op_descriptors()) {
+    EXPECT_EQ(d.reduce_alias.empty(), d.reduce_word.empty()) << d.name;
+    if (!d.reduce_alias.empty()) {
+      EXPECT_EQ(std::string(d.name),
+                std::string(d.reduce_word) + "-" + std::string(d.reduce_alias));
+      EXPECT_EQ(d.comops_set, d.reduce_word == "reduce") << d.name;
+    }
+  }
+}
+
+// An allreduce delivers the whole reduction to every participant: each receives the vector's
+// count, the same values on every rank, the reduction to a root's values; the fault lands on the
+// last participant (not participant 0, so the checker is proven on a rank other than the root
+// of a reduce).
+TEST(OpDescriptors, AllreduceDeliversTheReductionEverywhere) {
+  for (auto [all, to_root] : {std::pair{OpKind::kAllreduceMax, OpKind::kReduceMax},
+                              std::pair{OpKind::kAllreduceSum, OpKind::kReduceSum}}) {
+    const OpDescriptor& d = op_descriptor(all);
+    for (int np = 1; np <= 5; ++np) {
+      const Args a = test::make_args(all, np, 5);
+      const Args r = test::make_args(to_root, np, 5);
+      EXPECT_EQ(d.fault_rank(a), np - 1) << d.name;
+      EXPECT_EQ(d.bw_factor(a), 1.0) << d.name;
+      for (int rank = 0; rank < np; ++rank) {
+        EXPECT_EQ(d.send_count(a, rank), 5u) << d.name;
+        EXPECT_EQ(d.recv_count(a, rank), 5u) << d.name;
+        for (std::size_t i = 0; i < 5; ++i)
+          EXPECT_EQ(d.expected(a, rank, 9, i), op_descriptor(to_root).expected(r, 0, 9, i))
+              << d.name << " np " << np << " rank " << rank << " element " << i;
+      }
+    }
+  }
 }
 
 // What the descriptors say must hang together for every op, np and root: an op without data
@@ -237,11 +282,12 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
 }
 
 TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
-  const std::vector<std::string> words = {"pingpong",   "broadcast", "reduce",  "reduce-max",
-                                          "reduce-sum", "gather",    "scatter", "alltoall",
-                                          "allgather",  "barrier",   "comops",  "all"};
+  const std::vector<std::string> words = {
+      "pingpong",  "broadcast",     "reduce",        "reduce-max", "reduce-sum",
+      "gather",    "scatter",       "alltoall",      "allgather",  "barrier",
+      "allreduce", "allreduce-max", "allreduce-sum", "comops",     "all"};
   EXPECT_EQ(op_words(), words);
-  std::set<std::string> from_descriptors = {"reduce", "comops", "all"};
+  std::set<std::string> from_descriptors = {"reduce", "allreduce", "comops", "all"};
   for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
   EXPECT_EQ(std::set<std::string>(words.begin(), words.end()), from_descriptors);
   EXPECT_EQ(reduce_op_words(), (std::vector<std::string>{"max", "sum"}));
@@ -251,6 +297,23 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
     EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
   EXPECT_EQ(parse({"--op=reduce", "--reduce-op=sum"}).ops, std::vector<OpKind>{OpKind::kReduceSum});
   EXPECT_EQ(parse({"--op=all", "--reduce-op=max,sum"}).ops, all_ops());
+  // reduce picks the reductions to a root only, allreduce the allreduces only, each by
+  // --reduce-op (max by default); all picks every op with the reductions --reduce-op names.
+  EXPECT_EQ(parse({"--op=reduce", "--reduce-op=max,sum"}).ops,
+            (std::vector<OpKind>{OpKind::kReduceMax, OpKind::kReduceSum}));
+  EXPECT_EQ(parse({"--op=allreduce"}).ops, std::vector<OpKind>{OpKind::kAllreduceMax});
+  EXPECT_EQ(parse({"--op=allreduce", "--reduce-op=sum"}).ops,
+            std::vector<OpKind>{OpKind::kAllreduceSum});
+  EXPECT_EQ(parse({"--op=allreduce", "--reduce-op=sum,max"}).ops,
+            (std::vector<OpKind>{OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
+  EXPECT_EQ(parse({"--op=allreduce,reduce", "--reduce-op=sum"}).ops,
+            (std::vector<OpKind>{OpKind::kReduceSum, OpKind::kAllreduceSum}));
+  EXPECT_EQ(parse({"--op=allreduce-sum,barrier,reduce-max"}).ops,
+            (std::vector<OpKind>{OpKind::kReduceMax, OpKind::kBarrier, OpKind::kAllreduceSum}));
+  std::vector<OpKind> all_with_max;
+  for (OpKind k : all_ops())
+    if (k != OpKind::kReduceSum && k != OpKind::kAllreduceSum) all_with_max.push_back(k);
+  EXPECT_EQ(parse({"--op=all"}).ops, all_with_max);
   // The default is the COMOPS paper's set: every op whose descriptor says comops_set, with the
   // reductions --reduce-op names (max by default).
   std::vector<OpKind> paper_set;
@@ -258,25 +321,34 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
     if (d.comops_set && d.kind != OpKind::kReduceSum) paper_set.push_back(d.kind);
   EXPECT_EQ(parse({}).ops, paper_set);
   EXPECT_EQ(parse({"--op=comops"}).ops, paper_set);
-  for (const std::string& alias : reduce_op_words())
+  for (const std::string& alias : reduce_op_words()) {
     EXPECT_EQ(parse({"--op=reduce", "--reduce-op=" + alias}).ops.size(), 1u) << alias;
+    EXPECT_EQ(parse({"--op=allreduce", "--reduce-op=" + alias}).ops.size(), 1u) << alias;
+  }
 
   // Anything else is refused with the list of the accepted words.
-  for (const std::string bad : {"reduce-min", "Pingpong", "reduce-prod", "max", "ping-pong"})
+  for (const std::string bad :
+       {"reduce-min", "Pingpong", "reduce-prod", "max", "ping-pong", "allreduce-min", "all-reduce"})
     EXPECT_EQ(usage_error({"--op=" + bad}),
               "unknown op '" + bad +
                   "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
-                  "scatter, alltoall, allgather, barrier, comops, all)");
+                  "scatter, alltoall, allgather, barrier, allreduce, allreduce-max, allreduce-sum, "
+                  "comops, all)");
   EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
   EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
+  EXPECT_EQ(usage_error({"--op=allreduce", "--reduce-op=,"}), "--op names no operation");
+  EXPECT_EQ(usage_error({"--op=allreduce", "--reduce-op=min"}),
+            "unknown --reduce-op 'min' (expected max or sum)");
 }
 
 TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
   EXPECT_EQ(op_option_help(),
             "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
-            "reduce-max, reduce-sum, gather, scatter, alltoall, allgather, barrier, comops (the "
-            "COMOPS paper's set, the default), or all (every op)");
-  EXPECT_EQ(reduce_op_option_help(), "Reductions that 'reduce', 'comops' and 'all' run: max, sum");
+            "reduce-max, reduce-sum, gather, scatter, alltoall, allgather, barrier, allreduce (by "
+            "--reduce-op), allreduce-max, allreduce-sum, comops (the COMOPS paper's set, the "
+            "default), or all (every op)");
+  EXPECT_EQ(reduce_op_option_help(),
+            "Reductions that 'reduce', 'allreduce', 'comops' and 'all' run: max, sum");
 }
 
 }  // namespace

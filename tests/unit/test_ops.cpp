@@ -62,6 +62,17 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
         root.recv[i] = acc;
       }
       break;
+    case OpKind::kAllreduceMax:
+    case OpKind::kAllreduceSum:
+      for (std::size_t i = 0; i < n; ++i) {
+        Elem acc = ranks[0].send[i];
+        for (int r = 1; r < a.np; ++r) {
+          const Elem v = ranks[static_cast<std::size_t>(r)].send[i];
+          acc = a.op == OpKind::kAllreduceMax ? std::max(acc, v) : acc + v;
+        }
+        for (auto& rb : ranks) rb.recv[i] = acc;
+      }
+      break;
     case OpKind::kGather:
       for (int r = 0; r < a.np; ++r)
         std::copy(ranks[static_cast<std::size_t>(r)].send.begin(),
@@ -134,6 +145,10 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         send = count;
         recv = r == 0 ? count : 0;
         break;
+      case OpKind::kAllreduceMax:
+      case OpKind::kAllreduceSum:
+        send = recv = count;
+        break;
       case OpKind::kGather:
         send = count;
         recv = r == 0 ? count * np : 0;
@@ -202,8 +217,9 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
     if (np > 1) {
       EXPECT_NE(f, a.root) << "the fault must hit a receiver, not the root";
     }
-  } else if (op == OpKind::kAlltoall || op == OpKind::kAllgather) {
-    EXPECT_EQ(f, np - 1);
+  } else if (op == OpKind::kAlltoall || op == OpKind::kAllgather || op == OpKind::kAllreduceMax ||
+             op == OpKind::kAllreduceSum) {
+    EXPECT_EQ(f, np - 1) << "a non-rooted collective's fault hits the last participant";
   } else if (op != OpKind::kPingpong) {
     EXPECT_EQ(f, a.root);
   }
@@ -238,6 +254,12 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
       {OpKind::kReduceMax, 0, {{2965080157, 4293542399}, {}, {}}},
       {OpKind::kReduceSum, 0, {{5364791689, 5807834891}, {}, {}}},
       {OpKind::kReduceSum, 2, {{}, {}, {5364791689, 5807834891}}},
+      {OpKind::kAllreduceMax,
+       0,
+       {{2965080157, 4293542399}, {2965080157, 4293542399}, {2965080157, 4293542399}}},
+      {OpKind::kAllreduceSum,
+       0,
+       {{5364791689, 5807834891}, {5364791689, 5807834891}, {5364791689, 5807834891}}},
       {OpKind::kGather,
        0,
        {{1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399}, {}, {}}},
@@ -282,9 +304,9 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
-  const std::vector<std::string> names = {"pingpong",   "broadcast", "reduce-max",
-                                          "reduce-sum", "gather",    "scatter",
-                                          "alltoall",   "allgather", "barrier"};
+  const std::vector<std::string> names = {"pingpong", "broadcast",     "reduce-max",   "reduce-sum",
+                                          "gather",   "scatter",       "alltoall",     "allgather",
+                                          "barrier",  "allreduce-max", "allreduce-sum"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -295,7 +317,8 @@ TEST(OpNames, RoundTripForEveryOp) {
   EXPECT_EQ(all_ops(),
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier}));
+                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
+                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -304,6 +327,7 @@ TEST(OpNames, RejectsUnknownNames) {
   EXPECT_FALSE(parse_op("Pingpong").has_value());
   EXPECT_FALSE(parse_op("reduce-min").has_value());
   EXPECT_FALSE(parse_op("all").has_value());
+  EXPECT_FALSE(parse_op("allreduce").has_value());
 }
 
 TEST(OpTraits, DataSizeAndMinNp) {
@@ -321,6 +345,8 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_DOUBLE_EQ(moved(OpKind::kBroadcast), 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kReduceMax), 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kReduceSum), 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kAllreduceMax), 1024.0);
+    EXPECT_DOUBLE_EQ(moved(OpKind::kAllreduceSum), 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kGather), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kScatter), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kAlltoall), (np - 1) * 1024.0);
@@ -355,6 +381,9 @@ TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kAlltoall, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kAllgather, 3, 1)), 2);
   EXPECT_EQ(fault_rank(make_args(OpKind::kAllgather, 1, 1)), 0);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceMax, 4, 1)), 3);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceSum, 3, 1)), 2);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceSum, 1, 1)), 0);
 }
 
 TEST(OpCheckRoot, NonZeroRootIsHonoured) {

@@ -1,0 +1,101 @@
+// Allreduce (max or sum): every thread receives the reduction. Staged (the paper's scheme, as
+// reduce): each thread folds its vector into a shared result inside a critical section, full
+// barrier, every thread copies the result out. Direct: small vectors travel in flag lines
+// (two sets used alternately) and every thread reduces all of them itself; large ones are cut
+// into slices, every worker reduces its slice across all threads' send buffers into a shared
+// result as reduce's direct path does, and every thread copies each slice out once it is done.
+#include <optional>
+
+#include "comops/shm/reduction.hpp"
+#include "comops/shm/shm_op.hpp"
+
+namespace comops::shm {
+namespace {
+
+class StagedAllreduce final : public ShmOp {
+ public:
+  StagedAllreduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
+    fold_ = team_.make_shared<StagedFold>(rank_, np_, args.count);
+  }
+
+  void run() override {
+    const Elem* result = fold_->fold(team_, rank_, next(), bufs_.send, args_.op);
+    copy_elems(bufs_.recv, result, args_.count);
+  }
+
+ private:
+  std::shared_ptr<StagedFold> fold_;
+};
+
+struct AllreduceShared {
+  AllreduceShared(int np, std::size_t result_count)
+      : lines{std::vector<Line>(static_cast<std::size_t>(np)),
+              std::vector<Line>(static_cast<std::size_t>(np))},
+        sliced(np),
+        result(result_count) {}
+  // Small: thread i's vector of iteration s in lines[s & 1][i]. Thread i writes that line again
+  // at s + 2 only after it has seen every thread's line of s + 1, which each thread writes only
+  // after it has read all lines of s.
+  std::vector<Line> lines[2];
+  SlicedReduction::Shared sliced;
+  // Large: the reduced vector. A worker writes its slice of s + 1 only after every thread
+  // arrived at s + 1, which each does only after it has copied s out.
+  SharedArray result;
+};
+
+class DirectAllreduce final : public ShmOp {
+ public:
+  DirectAllreduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
+    sh_ =
+        team_.make_shared<AllreduceShared>(rank_, np_, args.count <= kInlineElems ? 0 : args.count);
+    publish(sh_->sliced.peers);
+    sliced_.emplace(sh_->sliced, team_, rank_, args.count, 0);
+  }
+
+  void run() override {
+    const std::uint64_t s = next();
+    if (args_.count <= kInlineElems)
+      run_inline(s);
+    else
+      run_sliced(s);
+  }
+
+ private:
+  void run_inline(std::uint64_t s) {
+    const std::size_t n = args_.count;
+    std::vector<Line>& lines = sh_->lines[s & 1];
+    Line& mine = lines[static_cast<std::size_t>(rank_)];
+    copy_elems(mine.data, bufs_.send, n);
+    mine.seq.store(s, std::memory_order_release);
+    copy_elems(bufs_.recv, bufs_.send, n);
+    for (int i = 0; i < np_; ++i) {
+      if (i == rank_) continue;
+      Line& line = lines[static_cast<std::size_t>(i)];
+      team_.wait_geq(line.seq, s);
+      combine_into(bufs_.recv, line.data, n, args_.op);
+    }
+  }
+
+  void run_sliced(std::uint64_t s) {
+    Elem* result = sh_->result.data();
+    sliced_->reduce_my_slice(s, result, args_.op);
+    for (int w = 0; w < sliced_->workers(); ++w) {
+      if (sliced_->worker_rank(w) != rank_) sliced_->wait_done(w, s);
+      const std::size_t lo = sliced_->lo(w);
+      copy_elems(bufs_.recv + lo, result + lo, sliced_->hi(w) - lo);
+    }
+  }
+
+  std::shared_ptr<AllreduceShared> sh_;
+  std::optional<SlicedReduction> sliced_;  // built once the buffers are published
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
+                                           Buffers& bufs) {
+  if (scheme == Scheme::kStaged) return std::make_unique<StagedAllreduce>(comm, args, bufs);
+  return std::make_unique<DirectAllreduce>(comm, args, bufs);
+}
+
+}  // namespace comops::shm

@@ -54,6 +54,8 @@ class SwccFamily final : public BackendFamily {
         ->group("swcc backend");
     app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)")
         ->group("swcc backend");
+    // Hidden, for tests: broadcast and scatter without their closing barrier.
+    app.add_flag("--swcc-drop-closing-barrier", drop_closing_barrier_)->group("");
   }
   void validate() const override {
     for (const std::string& s : block_sizes_) {
@@ -75,14 +77,17 @@ class SwccFamily final : public BackendFamily {
     std::vector<std::string> sizes =
         block_sizes_.empty() ? std::vector<std::string>{"64"} : block_sizes_;
     for (const std::string& s : sizes)
-      v.push_back(std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false}));
-    if (uncached_) v.push_back(std::make_unique<SwccBackend>(OpConfig{64, true}));
+      v.push_back(
+          std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false, drop_closing_barrier_}));
+    if (uncached_)
+      v.push_back(std::make_unique<SwccBackend>(OpConfig{64, true, drop_closing_barrier_}));
     return v;
   }
 
  private:
   std::vector<std::string> block_sizes_;
   bool uncached_ = false;
+  bool drop_closing_barrier_ = false;
 };
 
 }  // namespace

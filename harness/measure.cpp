@@ -1,6 +1,6 @@
 // One point on every participant: pinned buffers, warm-up, timed repetitions (back to back or a
-// barrier before each call), statistics over ranks, per-call samples, validation with a fresh
-// seed, and the backend's counters.
+// barrier before each call), statistics over ranks, per-call samples, validation of operations
+// run back to back with fresh seeds, and the backend's counters.
 #include "harness/measure.hpp"
 
 #include <fmt/format.h>
@@ -22,6 +22,7 @@ namespace {
 
 constexpr std::size_t kPage = 4096;
 constexpr std::uint64_t kTimingSeedSalt = 0x7157a11fULL;  // timing data differs from checked data
+constexpr std::uint64_t kValidationSeedSalt = 0x5eed0b2bULL;  // each validation op its own seed
 constexpr double kRepetitionBudgetUs = 100e3;  // automatic iterations: about 0.1 s a repetition
 constexpr double kWarmupBudgetUs = 100e3;      // automatic warm-up: about 0.1 s
 constexpr int kMinAutoIterations = 1;
@@ -101,6 +102,65 @@ double run_calls(Comm& comm, OpInstance& inst, Sync sync, int n, double* samples
     previous = t;
   }
   return us_between(t0, previous);
+}
+
+// Runs kValidationOps operations of `inst` back to back as the timed loop runs them, each with
+// the inputs of its own seed, and returns this participant's wrong elements over all of them.
+// An op may keep the buffer pointers it was built with (shm's direct scheme publishes them to
+// its peers), so every operation runs on `bufs`: the inputs of the next operations are filled
+// beforehand into buffers of their own, and between two operations the participant only copies
+// its received data aside and the next inputs in (memcpy, no barrier). A participant whose data
+// is taken or overwritten by the next operation (a missing closing barrier) shows as wrong
+// elements of the earlier one; data arriving late lands in the next one's receive buffer.
+std::int64_t validate_back_to_back(Comm& comm, OpInstance& inst, const Args& args,
+                                   const MeasureOptions& opt, Buffers& bufs) {
+  const int rank = comm.rank();
+  constexpr auto kOps = static_cast<std::size_t>(kValidationOps);
+  std::vector<ElemBuffer> storage;
+  std::vector<Buffers> inputs(kOps), results(kOps);  // what op k gets and what it delivered
+  bool failed = false;
+  try {
+    for (std::size_t k = 0; k < kOps; ++k) {
+      Buffers& in = inputs[k];
+      in.send_count = bufs.send_count;
+      in.recv_count = bufs.recv_count;
+      if (k == 0) {
+        in.send = bufs.send;
+        in.recv = bufs.recv;
+      } else {
+        in.send = storage.emplace_back(allocate(in.send_count)).get();
+        in.recv = storage.emplace_back(allocate(in.recv_count)).get();
+      }
+      fill_inputs(args, rank, validation_seed(opt.seed, static_cast<int>(k)), in);
+      results[k] = in;
+      if (k + 1 < kOps) results[k].recv = storage.emplace_back(allocate(in.recv_count)).get();
+    }
+    results.back().recv = bufs.recv;
+  } catch (const std::bad_alloc&) {
+    failed = true;
+  }
+  agree(comm, failed,
+        fmt::format("cannot allocate the validation buffers of {} at {} bytes", op_name(args.op),
+                    args.bytes));
+  comm.barrier();
+  run_calls(comm, inst, opt.sync, kValidationOps, nullptr, [&](int i) {
+    if (i == 0) return;
+    const Buffers& done = results[static_cast<std::size_t>(i - 1)];
+    const Buffers& next = inputs[static_cast<std::size_t>(i)];
+    std::copy_n(bufs.recv, bufs.recv_count, done.recv);
+    std::copy_n(next.send, bufs.send_count, bufs.send);
+    std::copy_n(next.recv, bufs.recv_count, bufs.recv);
+  });
+  maybe_throw(opt, Phase::kValidation, comm);
+  comm.barrier();
+  // The fault-injection switch corrupts the first operation's data: the check of an operation
+  // that was followed by another must be able to fail.
+  if (opt.inject_fault && rank == fault_rank(args) && bufs.recv_count > 0)
+    results.front().recv[bufs.recv_count / 2] ^= 1;
+  std::int64_t wrong = 0;
+  for (std::size_t k = 0; k < kOps; ++k)
+    wrong += count_wrong(args, rank, validation_seed(opt.seed, static_cast<int>(k)), results[k]);
+  return wrong;
 }
 
 // Runs on one participant; participant 0 writes `out`.
@@ -231,18 +291,11 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   if (!counter_values.empty())
     comm.allreduce(counter_values.data(), static_cast<int>(counter_values.size()), Reduce::kSum);
 
-  // Validation: a fresh seed, one more operation, run the way the timed ones ran (with
-  // --sync=barrier a barrier before it; the barrier after the inputs is there in any case),
-  // every received element checked exactly.
-  fill_inputs(args, rank, opt.seed, bufs);
-  comm.barrier();
-  run_calls(comm, *inst, opt.sync, 1, nullptr, [](int) {});
-  maybe_throw(opt, Phase::kValidation, comm);
-  comm.barrier();
-  if (opt.inject_fault && rank == fault_rank(args) && bufs.recv_count > 0)
-    bufs.recv[bufs.recv_count / 2] ^= 1;
-  const std::int64_t wrong = comm.allreduce(count_wrong(args, rank, opt.seed, bufs), Reduce::kSum);
-
+  // Validation: kValidationOps operations run the way the timed ones ran, back to back (with
+  // --sync=barrier a barrier before each), each with its own seed; the results of all of them
+  // are checked exactly once the last has run (validate_back_to_back).
+  const std::int64_t wrong =
+      comm.allreduce(validate_back_to_back(comm, *inst, args, opt, bufs), Reduce::kSum);
   std::vector<std::int64_t> cores(static_cast<std::size_t>(np), 0);
   cores[static_cast<std::size_t>(rank)] = core + 1;
   comm.allreduce(cores.data(), np, Reduce::kSum);
@@ -271,6 +324,10 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
 }
 
 }  // namespace
+
+std::uint64_t validation_seed(std::uint64_t seed, int k) {
+  return k == 0 ? seed : seed ^ (kValidationSeedSalt * static_cast<std::uint64_t>(k));
+}
 
 std::optional<Phase> parse_phase(const std::string& name) {
   if (name == "setup") return Phase::kSetup;

@@ -1,6 +1,6 @@
 // Measuring one point (backend, op, np, size) on every participant: buffers, warm-up, timed
 // repetitions (calls back to back, or a barrier before each call), statistics over ranks,
-// per-call percentiles, validation with a fresh seed, counters.
+// per-call percentiles, validation of operations run back to back with fresh seeds, counters.
 #pragma once
 
 #include <cstdint>
@@ -37,13 +37,22 @@ const char* sync_name(Sync sync);
 /// calls back to back, one barrier per repetition".
 std::string sync_description(Sync sync);
 
+/// Operations the validation runs back to back, as the timed loop runs them, each with its own
+/// seed and each checked exactly after the last has run: an op whose next operation overtakes
+/// the current one (a missing closing barrier) is caught.
+inline constexpr int kValidationOps = 2;
+
+/// The seed of validation operation k (0 .. kValidationOps-1): `seed` (--seed) for the first, a
+/// different one derived from it for each next.
+std::uint64_t validation_seed(std::uint64_t seed, int k);
+
 /// How a point is measured. Zero / negative values mean "chosen by size" (see iterations_for).
 struct MeasureOptions {
   int iterations = 0;         ///< timed back-to-back iterations per repetition; 0: by size
   int warmup = -1;            ///< untimed iterations before the repetitions; -1: by iterations
   int repetitions = 5;        ///< timed repetitions
-  std::uint64_t seed = 1;     ///< validation seed (a fresh one, never used for timing)
-  bool inject_fault = false;  ///< hidden: corrupt one received element before the check
+  std::uint64_t seed = 1;     ///< first validation op's seed (the next ones derive theirs from it)
+  bool inject_fault = false;  ///< hidden: corrupt one element the first validation op received
   Phase inject_throw = Phase::kNone;  ///< hidden: the last participant throws in this phase
   Sync sync = Sync::kNone;            ///< --sync
   bool percentiles = false;           ///< --percentiles: time each call alone also with Sync::kNone

@@ -41,7 +41,9 @@ double load_factor() {
 
 Engine::Engine(MPI_Comm comm, const Config& config)
     : config_(config),
-      transport_(comm, std::max<std::size_t>(config.block_bytes, 64), config.fault, config.on_wait),
+      transport_(comm,
+                 std::max<std::size_t>(config.block_bytes, config.uncached ? kScBulkBytes : 64),
+                 config.fault, config.on_wait),
       rank_(transport_.rank()),
       size_(transport_.size()),
       block_bytes_(config.block_bytes),

@@ -48,6 +48,11 @@ struct Stats {
   std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval
 };
 
+/// Uncached (sc) mode: a bulk get, put or store travels in pieces of up to this many bytes, one
+/// request each (Split-C's sc bulk messages), not block by block; sc bypasses the coherence
+/// protocol, so a piece may span any number of blocks.
+inline constexpr std::size_t kScBulkBytes = 8192;
+
 /// How many times longer than on an idle machine a wait may take now: the largest of 1, the
 /// threads ready to run and the 1-minute load average, each per CPU this process may run on
 /// (/proc/loadavg; 1 where it cannot be read). The watchdog and SwccComm's wait limit are

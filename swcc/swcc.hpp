@@ -20,9 +20,10 @@
 //   });
 //
 // Rules: an access of one element must not cross a block (elements are naturally aligned and
-// B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks. get/put/store
-// complete at sync() (and at barrier() and unlock(), which sync first). A split-phase put's
-// source is copied when issued. Only one thread per rank may use a Dsm.
+// B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks (in sc mode into
+// pieces of kScBulkBytes, Split-C's sc bulk messages). get/put/store complete at sync() (and at
+// barrier() and unlock(), which sync first). A split-phase put's source is copied when issued.
+// Only one thread per rank may use a Dsm.
 //
 // Messages: the transport packs the messages of a burst to one rank into one MPI message (a
 // bulk get of many blocks sends its requests, and the home its replies, in packets of up to
@@ -235,13 +236,15 @@ class Dsm {
     if (en && en->state == State::kModified) return en->data + (off & (B - 1));
     return nullptr;
   }
-  // Calls f(offset, bytes done, bytes) for each block-sized piece of [p, p+n).
+  // Calls f(offset, bytes done, bytes) for each piece of [p, p+n): cached, each block's part;
+  // sc, pieces of kScBulkBytes from the start (sc bypasses the protocol: no block boundaries).
   template <class T, class F>
   void split(global_ptr<T> p, std::size_t n, F&& f) {
     std::uint64_t off = p.offset;
     std::size_t left = n * sizeof(T), done = 0;
     while (left > 0) {
-      const std::size_t len = std::min<std::size_t>(left, B - (off & (B - 1)));
+      const std::size_t len = cached_ ? std::min<std::size_t>(left, B - (off & (B - 1)))
+                                      : std::min<std::size_t>(left, kScBulkBytes);
       f(off, done, len);
       off += len;
       done += len;

@@ -65,6 +65,8 @@ class SwccFamily final : public BackendFamily {
         ->group("swcc backend");
     app.add_flag("--uncached", uncached_, "swcc: also run the uncached sc mode (swcc-sc)")
         ->group("swcc backend");
+    // Hidden, for tests: broadcast and scatter without their closing barrier.
+    app.add_flag("--swcc-drop-closing-barrier", drop_closing_barrier_)->group("");
   }
   void validate() const override {
     for (const std::string& s : block_sizes_) {
@@ -88,15 +90,18 @@ class SwccFamily final : public BackendFamily {
         block_sizes_.empty() ? std::vector<std::string>{std::to_string(::swcc::kDefaultBlockBytes)}
                              : block_sizes_;
     for (const std::string& s : sizes)
-      v.push_back(std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false}));
+      v.push_back(
+          std::make_unique<SwccBackend>(OpConfig{std::stoul(s), false, drop_closing_barrier_}));
     if (uncached_)
-      v.push_back(std::make_unique<SwccBackend>(OpConfig{::swcc::kDefaultBlockBytes, true}));
+      v.push_back(std::make_unique<SwccBackend>(
+          OpConfig{::swcc::kDefaultBlockBytes, true, drop_closing_barrier_}));
     return v;
   }
 
  private:
   std::vector<std::string> block_sizes_;
   bool uncached_ = false;
+  bool drop_closing_barrier_ = false;
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // swcc broadcast (the paper's staged scheme): the root writes a global buffer in its own memory,
-// DSM barrier, every other rank reads it with a bulk get.
+// DSM barrier, every other rank reads it with a bulk get, DSM barrier.
 #include "comops/swcc/dsm_op.hpp"
 
 namespace comops::swcc {
@@ -12,13 +12,18 @@ class Broadcast final : public SharedArrayOp<B> {
 
  public:
   Broadcast(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
-      : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count) {}
+      : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count),
+        closing_barrier_(!cfg.drop_closing_barrier) {}
 
   void run() override {
     if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, count_);
     d_.barrier();  // syncs the put first
     if (d_.rank() != root_) d_.read_bulk(bufs_.recv, buf_.on(root_), count_);
+    if (closing_barrier_) d_.barrier();  // the next put must not overtake the readers' get
   }
+
+ private:
+  bool closing_barrier_;
 };
 
 }  // namespace

@@ -26,6 +26,9 @@ using ::swcc::with_dsm;
 struct OpConfig {
   std::size_t block_bytes = ::swcc::kDefaultBlockBytes;
   bool uncached = false;
+  /// Test only (hidden --swcc-drop-closing-barrier): broadcast and scatter leave out their
+  /// closing barrier, so that a test can show the back-to-back validation catches the overlap.
+  bool drop_closing_barrier = false;
 };
 
 /// Base of every swcc op: the engine (collective construction) and counters().

@@ -1,5 +1,5 @@
 // swcc scatter: the root writes all blocks into a global buffer in its memory, DSM barrier, each
-// rank reads its own block with a bulk get.
+// rank reads its own block with a bulk get, DSM barrier.
 #include "comops/swcc/dsm_op.hpp"
 
 namespace comops::swcc {
@@ -13,14 +13,19 @@ class Scatter final : public SharedArrayOp<B> {
  public:
   Scatter(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs)
       : Base(cfg, comm, args, bufs, segment_for(args.bytes, args.np),
-             args.count * static_cast<std::size_t>(args.np)) {}
+             args.count * static_cast<std::size_t>(args.np)),
+        closing_barrier_(!cfg.drop_closing_barrier) {}
 
   void run() override {
     if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, buf_.count);
     d_.barrier();
     const auto mine = buf_.on(root_) + static_cast<std::ptrdiff_t>(d_.rank() * count_);
     d_.read_bulk(bufs_.recv, mine, count_);
+    if (closing_barrier_) d_.barrier();  // the next put must not overtake the readers' gets
   }
+
+ private:
+  bool closing_barrier_;
 };
 
 }  // namespace

@@ -52,6 +52,7 @@ TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
                            "The default run: every backend"})
     EXPECT_NE(o.out.find(word), std::string::npos) << word;
   EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);
+  EXPECT_EQ(o.out.find("swcc-drop-closing-barrier"), std::string::npos);
   EXPECT_EQ(o.err, "");
 }
 
@@ -370,6 +371,17 @@ TEST(Cli, AlltoallAndAllgatherRunOnEveryBackend) {
     for (const char* op : {"alltoall", "allgather"})
       want[fmt::format("{} {}", backend, op)] = {8, 1024};
   EXPECT_EQ(sizes, want);
+}
+
+// The hidden switch that takes swcc broadcast's closing barrier away: the validation, two calls
+// back to back, finds readers holding the next call's data, so the run exits 1 with the W flag.
+TEST(Cli, SwccBroadcastWithoutClosingBarrierFailsValidation) {
+  const Outcome o = comops(
+      "--backend=swcc --np=2 --op=broadcast --sizes=64K -n 2 -w 1 -r 1 --no-limits "
+      "--progress=never --swcc-drop-closing-barrier");
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_NE(o.err.find("wrong element(s) in the results"), std::string::npos) << o.err;
+  EXPECT_TRUE(std::regex_search(o.out, std::regex(" [OC]*W\n"))) << o.out;
 }
 
 // Restricts this process to at most two of the CPUs it may run on, until it goes; what it starts

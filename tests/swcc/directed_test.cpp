@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "swcc/swcc.hpp"
 #include "tests/mpi_world.hpp"
@@ -215,6 +217,81 @@ TEST(SwccDirected, UncachedModeGoesToTheHomeEveryTime) {
           EXPECT_EQ(d.read(a.on(0)), 3);
         }
         EXPECT_EQ(step(d, last), 0);
+      },
+      true);
+}
+
+// Uncached (sc) bulk transfers go in messages of kScBulkBytes (Split-C's sc bulk), not block by
+// block: an 800 KiB get is 100 requests and 100 replies of 8 KiB, a put or a store 100 writes of
+// 8 KiB and 100 acknowledgements; a range that does not fill its last piece takes one piece more.
+// The home's own bulk accesses send nothing. Exact data, exact messages and bytes.
+TEST(SwccDirected, UncachedBulkTransfersGoInPiecesOf8KiB) {
+  with_block(
+      64,
+      [](auto& d) {
+        static_assert(kScBulkBytes == 8192);
+        constexpr std::size_t kCount = 800 * 1024 / sizeof(std::int64_t);  // 100 pieces
+        constexpr std::int64_t kHeader = 32;
+        auto a = d.template alloc<std::int64_t>(kCount);
+        std::vector<std::int64_t> v(kCount);
+        std::int64_t last = 0, last_bytes = 0;
+        auto bytes_step = [&] {
+          std::int64_t b = d.stats().bytes;
+          MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+          const std::int64_t delta = b - last_bytes;
+          last_bytes = b;
+          return delta;
+        };
+        const int me = d.rank();
+        auto fill = [&](std::int64_t mul) {
+          for (std::size_t i = 0; i < kCount; ++i) v[i] = static_cast<std::int64_t>(i) * mul + 1;
+        };
+        auto holds = [&](const std::int64_t* p, std::size_t n, std::int64_t mul) {
+          for (std::size_t i = 0; i < n; ++i)
+            if (p[i] != static_cast<std::int64_t>(i) * mul + 1) return false;
+          return true;
+        };
+        // The home's own put: local copies, no message.
+        if (me == 0) {
+          fill(3);
+          d.put(a.on(0), v.data(), kCount);
+          d.sync();
+          EXPECT_TRUE(holds(d.local(a.on(0)), kCount, 3));
+        }
+        EXPECT_EQ(step(d, last), 0);
+        EXPECT_EQ(bytes_step(), 0);
+        if (me == 1) {
+          std::fill(v.begin(), v.end(), -1);
+          d.get(v.data(), a.on(0), kCount);
+          d.sync();
+          EXPECT_TRUE(holds(v.data(), kCount, 3));
+          EXPECT_EQ(d.stats().misses, 100);
+        }
+        EXPECT_EQ(step(d, last), 200);
+        EXPECT_EQ(bytes_step(), 100 * kHeader + 100 * (kHeader + 8192));
+        if (me == 1) {
+          fill(5);
+          d.put(a.on(0), v.data(), kCount);
+          d.sync();
+        }
+        EXPECT_EQ(step(d, last), 200);
+        EXPECT_EQ(bytes_step(), 100 * (kHeader + 8192) + 100 * kHeader);
+        if (me == 0) {
+          EXPECT_TRUE(holds(d.local(a.on(0)), kCount, 5));
+        }
+        // One element more than a piece: two writes (8192 and 8 bytes), two acknowledgements.
+        if (me == 1) {
+          fill(7);
+          d.store(a.on(0), v.data(), 1025);
+          d.sync();
+        }
+        EXPECT_EQ(step(d, last), 4);
+        EXPECT_EQ(bytes_step(), (kHeader + 8192) + (kHeader + 8) + 2 * kHeader);
+        if (me == 0) {
+          EXPECT_TRUE(holds(d.local(a.on(0)), 1025, 7));
+          EXPECT_EQ(d.local(a.on(0))[1025], 1025 * 5 + 1);  // past the store: the put's value
+        }
+        step(d, last);
       },
       true);
 }

@@ -155,5 +155,86 @@ TEST(SwccOps, ThroughTheHarness) {
   }
 }
 
+// With the closing barrier every reader holds a copy of every block when the root's next put
+// runs, so each timed broadcast invalidates (np-1) x blocks copies, and each scatter one copy per
+// block of the readers' parts; without it a reader sometimes had none, because it had not yet
+// read the previous operation when the next put ran (and then read the next one's data).
+TEST(SwccOps, EveryTimedPutInvalidatesEveryReadersCopy) {
+  int world = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Pinning pinning(BindPolicy::kNone);
+  for (auto& be : backends({"--block-size=64,4096"})) {
+    for (OpKind op : {OpKind::kBroadcast, OpKind::kScatter}) {
+      Args a;
+      a.op = op;
+      a.np = world;
+      a.bytes = 65536;
+      a.count = a.bytes / kElemBytes;
+      MeasureOptions o;
+      o.iterations = 3;
+      o.warmup = 1;
+      o.repetitions = 2;
+      const PointResult r = measure_point(*be, a, o, pinning);
+      if (rank != 0) continue;
+      const std::int64_t block = be->context()["block_bytes"];
+      const std::int64_t copies = (world - 1) * static_cast<std::int64_t>(a.bytes) / block;
+      ASSERT_EQ(r.counters.size(), 8u);
+      EXPECT_EQ(r.counters[7].first, "invalidations");
+      EXPECT_EQ(r.counters[7].second, 3 * 2 * copies) << be->label() << " " << op_name(op);
+      EXPECT_EQ(r.wrong, 0) << be->label() << " " << op_name(op);
+    }
+  }
+}
+
+// The closing barrier of broadcast and scatter, taken away by the test-only switch
+// (--swcc-drop-closing-barrier): the validation of measure_point, which runs two operations back
+// to back, finds wrong data, while one operation between barriers (the validation before it) is
+// exact. Without the barrier the root's next put overtakes the readers' get: after the DSM
+// barrier the root writes its own memory without a message (no reader holds a copy yet) and
+// serves at most one poll of read requests before it, so a reader of 1024 blocks takes most of
+// them from the next operation. At np = 2 (ranks 0 and 1; the others wait). Not sc: its reader
+// sends only 8 requests of 8 KiB, which that one poll may serve.
+TEST(SwccOps, BackToBackValidationFindsAMissingClosingBarrier) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Pinning pinning(BindPolicy::kNone);
+  for (auto& be : backends({"--block-size=64", "--swcc-drop-closing-barrier"})) {
+    for (OpKind op : {OpKind::kBroadcast, OpKind::kScatter}) {
+      Args a;
+      a.op = op;
+      a.np = 2;
+      a.bytes = 65536;  // 1024 blocks of 64 bytes
+      a.count = a.bytes / kElemBytes;
+      const std::string what = be->label() + " " + std::string(op_name(op));
+      // One operation between barriers, as the validation was: exact.
+      std::int64_t single_wrong = 0;
+      be->spmd(2, [&](Comm& comm) {
+        const int r = comm.rank();
+        std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
+        Buffers b{s.data(), s.size(), rv.data(), rv.size()};
+        auto inst = bind_op(*be, op)(comm, a, b);
+        fill_inputs(a, r, 1, b);
+        for (int i = 0; i < 3; ++i) inst->run();
+        comm.barrier();
+        fill_inputs(a, r, 2, b);
+        comm.barrier();
+        inst->run();
+        comm.barrier();
+        single_wrong = comm.allreduce(count_wrong(a, r, 2, b), Reduce::kSum);
+      });
+      // The validation of measure_point: two operations back to back.
+      MeasureOptions o;
+      o.iterations = 2;
+      o.warmup = 1;
+      o.repetitions = 1;
+      const PointResult r = measure_point(*be, a, o, pinning);
+      if (rank != 0) continue;
+      EXPECT_EQ(single_wrong, 0) << what;
+      EXPECT_GT(r.wrong, 0) << what;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace comops

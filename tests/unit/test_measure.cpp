@@ -14,6 +14,7 @@
 #include "comops/op.hpp"
 #include "harness/measure.hpp"
 #include "harness/noise.hpp"
+#include "harness/ops.hpp"
 #include "harness/pinning.hpp"
 
 namespace comops {
@@ -115,10 +116,13 @@ TEST(MeasureOptions, DefaultsChooseCountsBySizeFiveRepetitionsSeedOneNoFault) {
     EXPECT_EQ(r.warmup, w.warmup) << w.bytes;
     EXPECT_EQ(r.repetitions, 5) << w.bytes;
     EXPECT_EQ(r.rep_max_us.size(), 5u) << w.bytes;
-    // warm-up, 5 timed repetitions, one checked run
-    EXPECT_EQ(be.rec->runs, w.warmup + 5 * w.iterations + 1) << w.bytes;
-    ASSERT_FALSE(be.rec->first_sent.empty());
-    EXPECT_EQ(be.rec->first_sent.back(), 2529590368) << "checked data is not pattern(seed 1)";
+    // warm-up, 5 timed repetitions, the checked runs
+    EXPECT_EQ(be.rec->runs, w.warmup + 5 * w.iterations + kValidationOps) << w.bytes;
+    ASSERT_EQ(be.rec->first_sent.size(), static_cast<std::size_t>(be.rec->runs));
+    const auto checked = be.rec->first_sent.end() - kValidationOps;
+    EXPECT_EQ(checked[0], 2529590368) << "first checked data is not pattern(seed 1)";
+    EXPECT_EQ(checked[1], pattern(validation_seed(1, 1), 0, 0));
+    EXPECT_NE(checked[1], checked[0]) << "back-to-back checked runs need different data";
     EXPECT_NE(be.rec->first_sent.front(), 2529590368) << "timed data must differ from checked";
     EXPECT_EQ(r.wrong, 0) << "a fault was injected by default";
   }
@@ -138,10 +142,10 @@ TEST(MeasureOptions, GivenCountsSeedAndFaultAreHonouredExactly) {
   EXPECT_EQ(r.warmup, 4);
   EXPECT_EQ(r.repetitions, 2);
   EXPECT_EQ(r.rep_max_us.size(), 2u);
-  EXPECT_EQ(be.rec->runs, 4 + 2 * 3 + 1);
-  ASSERT_FALSE(be.rec->first_sent.empty());
-  EXPECT_EQ(be.rec->first_sent.back(), 1392324084);  // pattern(7, 0, 0)
-  EXPECT_EQ(r.wrong, 1);
+  EXPECT_EQ(be.rec->runs, 4 + 2 * 3 + kValidationOps);
+  ASSERT_EQ(be.rec->first_sent.size(), static_cast<std::size_t>(be.rec->runs));
+  EXPECT_EQ(*(be.rec->first_sent.end() - kValidationOps), 1392324084);  // pattern(7, 0, 0)
+  EXPECT_EQ(r.wrong, 1);  // the first checked run's data, corrupted after the last one ran
 }
 
 // --sync and per-call samples, on a one-participant backend whose Comm is what np 1 means (an
@@ -152,6 +156,8 @@ constexpr double kSpinUs = 20;
 struct SyncRecord {
   int barriers = 0;
   int runs = 0;
+  std::vector<int> barriers_before;  // barriers so far, at each run
+  std::vector<Elem> sent, received;  // send[0] and recv[0] as each run begins
 };
 
 class CountingComm final : public Comm {
@@ -172,6 +178,9 @@ class SpinOp final : public OpInstance {
   SpinOp(Buffers& b, SyncRecord& rec) : b_(b), rec_(rec) {}
   void run() override {
     ++rec_.runs;
+    rec_.barriers_before.push_back(rec_.barriers);
+    rec_.sent.push_back(b_.send[0]);
+    rec_.received.push_back(b_.recv[0]);
     const auto start = std::chrono::steady_clock::now();
     while (std::chrono::steady_clock::now() - start <
            std::chrono::duration<double, std::micro>(kSpinUs)) {
@@ -214,7 +223,8 @@ MeasureOptions spin_options(Sync sync, bool percentiles) {
 }
 
 // Barriers of a point measured back to back: one after the inputs are filled, one before each
-// repetition, one after the last, one before and one after the validation operation.
+// repetition, one after the last, one before and one after the validation operations (which run
+// back to back).
 constexpr int kNoneBarriers = 1 + 3 + 1 + 2;
 
 TEST(MeasureSync, NoneRunsBackToBackWithoutPercentiles) {
@@ -222,7 +232,7 @@ TEST(MeasureSync, NoneRunsBackToBackWithoutPercentiles) {
   SpinBackend be;
   const PointResult r =
       measure_point(be, lone_reduce(64), spin_options(Sync::kNone, false), pinning);
-  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + kValidationOps);
   EXPECT_EQ(be.rec->barriers, kNoneBarriers);
   EXPECT_FALSE(r.percentiles_us.has_value());
   EXPECT_GE(r.time_max_us, kSpinUs);
@@ -235,8 +245,8 @@ TEST(MeasureSync, BarrierBeforeEachCallAndPercentilesOfTheCalls) {
   SpinBackend be;
   const PointResult r =
       measure_point(be, lone_reduce(64), spin_options(Sync::kBarrier, false), pinning);
-  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
-  EXPECT_EQ(be.rec->barriers, kNoneBarriers + 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + kValidationOps);
+  EXPECT_EQ(be.rec->barriers, kNoneBarriers + 2 + 3 * 4 + kValidationOps);
   ASSERT_TRUE(r.percentiles_us.has_value());
   const Percentiles& p = *r.percentiles_us;
   EXPECT_GE(p.p50, kSpinUs);
@@ -255,7 +265,7 @@ TEST(MeasureSync, NoneWithPercentilesKeepsTheCallsBackToBack) {
   SpinBackend be;
   const PointResult r =
       measure_point(be, lone_reduce(64), spin_options(Sync::kNone, true), pinning);
-  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + 1);
+  EXPECT_EQ(be.rec->runs, 2 + 3 * 4 + kValidationOps);
   EXPECT_EQ(be.rec->barriers, kNoneBarriers);
   ASSERT_TRUE(r.percentiles_us.has_value());
   EXPECT_GE(r.percentiles_us->p50, kSpinUs);
@@ -263,6 +273,32 @@ TEST(MeasureSync, NoneWithPercentilesKeepsTheCallsBackToBack) {
   EXPECT_LE(r.percentiles_us->p90, r.percentiles_us->p99);
   EXPECT_LE(r.percentiles_us->p99, r.percentiles_us->max);
   EXPECT_LE(r.time_max_us, r.percentiles_us->max);
+}
+
+// The validation runs kValidationOps calls back to back (no barrier between them with none),
+// each on the inputs of its own seed with a receive buffer that holds no result yet, and checks
+// them all after the last.
+TEST(MeasureSync, ValidationRunsBackToBackOnFreshInputsOfItsOwnSeeds) {
+  const Pinning pinning(BindPolicy::kNone);
+  SpinBackend be;
+  MeasureOptions o = spin_options(Sync::kNone, false);
+  o.seed = 7;
+  const PointResult r = measure_point(be, lone_reduce(64), o, pinning);
+  const SyncRecord& rec = *be.rec;
+  ASSERT_EQ(rec.runs, 2 + 3 * 4 + kValidationOps);
+  ASSERT_EQ(rec.sent.size(), static_cast<std::size_t>(rec.runs));
+  const std::size_t first = rec.sent.size() - kValidationOps;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kValidationOps); ++k) {
+    EXPECT_EQ(rec.sent[first + k], pattern(validation_seed(7, static_cast<int>(k)), 0, 0)) << k;
+    EXPECT_NE(rec.received[first + k], rec.sent[first + k]) << k;  // no result before the run
+    if (k > 0) {
+      EXPECT_NE(rec.sent[first + k], rec.sent[first + k - 1]) << k;
+      EXPECT_NE(rec.received[first + k], rec.sent[first + k - 1]) << k;  // the last one moved
+      EXPECT_EQ(rec.barriers_before[first + k], rec.barriers_before[first]) << k;
+    }
+  }
+  EXPECT_EQ(validation_seed(7, 0), 7u);
+  EXPECT_EQ(r.wrong, 0);
 }
 
 // The injected failure halfway through the first repetition still fires with the barrier mode.

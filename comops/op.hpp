@@ -26,7 +26,23 @@ inline constexpr std::size_t kElemBytes = sizeof(Elem);
 /// The COMOPS operations, the key of an op everywhere. What each one means (name, buffers, fill,
 /// check, bandwidth) is its descriptor in harness/op_descriptors.cpp; which backends implement it,
 /// their op tables (OpTable).
-enum class OpKind { kPingpong, kBroadcast, kReduceMax, kReduceSum, kGather, kScatter, kBarrier };
+enum class OpKind {
+  kPingpong,
+  kBroadcast,
+  kReduceMax,
+  kReduceSum,
+  kGather,
+  kScatter,
+  kBarrier,
+  kPut,
+  kGet,
+  kPutBw,
+  kGetBw,
+  kPutFence,
+  kGetFence,
+  kPutFenceBw,
+  kGetFenceBw
+};
 
 /// Reduction used by Comm::allreduce.
 enum class Reduce { kMin, kMax, kSum };

@@ -82,7 +82,9 @@ TEST(Cli, ReduceExpandsByReduceOp) {
   EXPECT_EQ(parse({"--op=all", "--reduce-op=sum,max"}).ops,
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kBarrier}));
+                                 OpKind::kBarrier, OpKind::kPut, OpKind::kGet, OpKind::kPutBw,
+                                 OpKind::kGetBw, OpKind::kPutFence, OpKind::kGetFence,
+                                 OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
 }
 
 TEST(Cli, OpsComeInCanonicalOrderWithoutDuplicates) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "comops/rma.hpp"
 #include "harness/ops.hpp"
 #include "op_args.hpp"
 
@@ -74,6 +75,12 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
       break;
     case OpKind::kBarrier:
       break;
+    default:  // one-sided: the origin's blocks land in the target's, or the reverse
+      if (rma_shape(a.op, a.bytes).put)
+        ranks[1].recv = ranks[0].send;
+      else
+        ranks[0].recv = ranks[1].send;
+      break;
   }
   for (auto& rb : ranks) rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};
 }
@@ -128,6 +135,13 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         break;
       case OpKind::kBarrier:
         break;
+      default: {  // one-sided: a block per distinct window slot at the origin and the target
+        const RmaShape s = rma_shape(op, a.bytes);
+        const std::size_t block = count * s.slots;
+        send = r == (s.put ? 0 : 1) ? block : 0;
+        recv = r == (s.put ? 1 : 0) ? block : 0;
+        break;
+      }
     }
     EXPECT_EQ(send_count(a, r), send) << "rank " << r;
     EXPECT_EQ(recv_count(a, r), recv) << "rank " << r;
@@ -179,6 +193,8 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
     if (np > 1) {
       EXPECT_NE(f, a.root) << "the fault must hit a receiver, not the root";
     }
+  } else if (is_rma(op)) {
+    EXPECT_EQ(f, rma_shape(op, a.bytes).put ? 1 : 0) << "the fault must hit the receiving side";
   } else if (op != OpKind::kPingpong) {
     EXPECT_EQ(f, a.root);
   }
@@ -225,6 +241,10 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
       {OpKind::kScatter,
        1,
        {{1007387448, 1258995471}, {3029104982, 2875713759}, {909011120, 3021256852}}},
+      {OpKind::kPut, 0, {{}, {1392324084, 255297021}, {}}},
+      {OpKind::kPutFence, 0, {{}, {1392324084, 255297021}, {}}},
+      {OpKind::kGet, 0, {{1007387448, 1258995471}, {}, {}}},
+      {OpKind::kGetFence, 0, {{1007387448, 1258995471}, {}, {}}},
   };
   for (const auto& e : table) {
     const Args a = make_args(e.op, 3, 2, e.root);
@@ -246,8 +266,10 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
-  const std::vector<std::string> names = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
-                                          "gather",   "scatter",   "barrier"};
+  const std::vector<std::string> names = {"pingpong",  "broadcast",    "reduce-max",  "reduce-sum",
+                                          "gather",    "scatter",      "barrier",     "put",
+                                          "get",       "put-bw",       "get-bw",      "put-fence",
+                                          "get-fence", "put-fence-bw", "get-fence-bw"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -255,9 +277,12 @@ TEST(OpNames, RoundTripForEveryOp) {
     ASSERT_TRUE(parsed.has_value()) << names[i];
     EXPECT_EQ(*parsed, all_ops()[i]);
   }
-  EXPECT_EQ(all_ops(), (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast,
-                                            OpKind::kReduceMax, OpKind::kReduceSum, OpKind::kGather,
-                                            OpKind::kScatter, OpKind::kBarrier}));
+  EXPECT_EQ(all_ops(),
+            (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
+                                 OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
+                                 OpKind::kBarrier, OpKind::kPut, OpKind::kGet, OpKind::kPutBw,
+                                 OpKind::kGetBw, OpKind::kPutFence, OpKind::kGetFence,
+                                 OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -272,7 +297,7 @@ TEST(OpTraits, DataSizeAndMinNp) {
   for (OpKind op : all_ops()) {
     EXPECT_EQ(op_has_data(op), op != OpKind::kBarrier) << op_name(op);
     EXPECT_EQ(op_takes_size(op), op != OpKind::kBarrier) << op_name(op);
-    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong ? 2 : 1) << op_name(op);
+    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong || is_rma(op) ? 2 : 1) << op_name(op);
   }
 }
 
@@ -285,6 +310,16 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_DOUBLE_EQ(moved(OpKind::kReduceSum), 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kGather), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kScatter), (np - 1) * 1024.0);
+  }
+  // One-sided: one operation of size per call, or the window of 64 of them.
+  for (OpKind op : {OpKind::kPut, OpKind::kGet, OpKind::kPutFence, OpKind::kGetFence})
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 128)), 1024.0) << op_name(op);
+  for (OpKind op : {OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFenceBw, OpKind::kGetFenceBw}) {
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 128)), 64 * 1024.0) << op_name(op);
+    // 8 MiB: still 64 operations, into 8 distinct slots of 8 MiB (64 MiB at most per side).
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 1 << 20)), 64.0 * (8 << 20)) << op_name(op);
+    EXPECT_EQ(recv_count(make_args(op, 2, 1 << 20), rma_shape(op, 0).put ? 1 : 0), 8u << 20)
+        << op_name(op);
   }
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
@@ -299,6 +334,12 @@ TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
   for (OpKind op : all_ops()) {
     if (op == OpKind::kPingpong) continue;
     const Args a = make_args(op, 4, 1);
+    if (is_rma(op)) {  // one-sided: the origin alone
+      for (int r = 0; r < 4; ++r) EXPECT_EQ(op_is_timed(a, r), r == 0) << op_name(op) << " " << r;
+      EXPECT_TRUE(op_uses_pair(op)) << op_name(op);
+      continue;
+    }
+    EXPECT_FALSE(op_uses_pair(op)) << op_name(op);
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(op_is_timed(a, r)) << op_name(op) << " rank " << r;
   }
 }
@@ -312,6 +353,10 @@ TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kReduceMax, 4, 1)), 0);
   EXPECT_EQ(fault_rank(make_args(OpKind::kReduceSum, 4, 1)), 0);
   EXPECT_EQ(fault_rank(make_args(OpKind::kGather, 4, 1)), 0);
+  for (OpKind op : {OpKind::kPut, OpKind::kPutBw, OpKind::kPutFence, OpKind::kPutFenceBw})
+    EXPECT_EQ(fault_rank(make_args(op, 4, 1)), 1) << op_name(op);
+  for (OpKind op : {OpKind::kGet, OpKind::kGetBw, OpKind::kGetFence, OpKind::kGetFenceBw})
+    EXPECT_EQ(fault_rank(make_args(op, 4, 1)), 0) << op_name(op);
 }
 
 TEST(OpCheckRoot, NonZeroRootIsHonoured) {

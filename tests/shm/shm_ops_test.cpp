@@ -57,8 +57,11 @@ std::vector<Point> all_points(bool roots, bool back_to_back = false) {
       if (!bind_op(backend(scheme), op)) continue;
       if (back_to_back && op_descriptor(op).one_sided && !rma_shape(op, 0).fence) continue;
       for (int np : nps_for(op)) {
-        const std::vector<std::size_t> sizes =
-            op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
+        std::vector<std::size_t> sizes = op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
+        // A window of 64 one-sided copies per call: sizes up to 16 KiB only (800 KiB would copy
+        // 50 MiB a call, and a one-sided copy takes no other path at large sizes).
+        if (op_descriptor(op).one_sided && rma_shape(op, 0).window > 1)
+          std::erase_if(sizes, [](std::size_t b) { return b > (64u << 10); });
         for (std::size_t bytes : sizes) {
           out.push_back({scheme, op, np, bytes, 0});
           const bool rooted = op_descriptor(op).rooted;

@@ -38,6 +38,14 @@ enum class OpKind {
   kAllgather,
   kAllreduceMax,
   kAllreduceSum,
+  kPut,
+  kGet,
+  kPutBw,
+  kGetBw,
+  kPutFence,
+  kGetFence,
+  kPutFenceBw,
+  kGetFenceBw
 };
 
 /// Reduction used by Comm::allreduce.

@@ -241,9 +241,9 @@ Config parse_command_line(int argc, char** argv,
       ->capture_default_str()
       ->type_name("NAME");
   app.add_option("--pair", c.pair,
-                 "Ping-pong pair: intra (both on rank 0's node), inter (rank 0 and a rank of "
-                 "another node), both (two rows per size), auto (both on several nodes, intra "
-                 "on one)")
+                 "Pair of ping-pong and the one-sided ops (put, get, ...): intra (both on rank "
+                 "0's node), inter (rank 0 and a rank of another node), both (two rows per size), "
+                 "auto (both on several nodes, intra on one)")
       ->capture_default_str()
       ->type_name("NAME");
   app.add_flag(
@@ -378,8 +378,9 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError(
         fmt::format("unknown --pair '{}' (expected intra, inter, both or auto)", c.pair));
   if (app.count("--pair") &&
-      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_descriptor(k).pingpong; }))
-    throw UsageError("--pair applies to pingpong, which --op does not select");
+      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_uses_pair(k); }))
+    throw UsageError(
+        "--pair applies to pingpong and the one-sided ops, which --op does not select");
   if (c.progress != "auto" && c.progress != "always" && c.progress != "lines" &&
       c.progress != "never")
     throw UsageError(

@@ -2,6 +2,8 @@
 // whenever the op changes (as OSU and nccl-tests print), before the final summary and tables.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "harness/ops.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
@@ -33,19 +35,23 @@ class LiveReporter final : public Reporter {
   OpKind last_op_ = OpKind::kPingpong;
 };
 
+// The op column's width under one op's header: 11, or the op's name when it is longer.
+std::size_t op_width(OpKind op) { return std::max<std::size_t>(11, op_name(op).size()); }
+
 }  // namespace
 
 std::string live_header(OpKind op) {
-  return fmt::format("#  {:<16} {:<11} {:>4} {:>8} {:>12} {:>12}  flags\n", "backend", "op", "np",
-                     "bytes", op_descriptor(op).pingpong ? "RTT_us" : "time_us", "bw_GBps");
+  return fmt::format("#  {:<16} {:<{}} {:>4} {:>8} {:>12} {:>12}  flags\n", "backend", "op",
+                     op_width(op), "np", "bytes", op_descriptor(op).pingpong ? "RTT_us" : "time_us",
+                     "bw_GBps");
 }
 
 std::string live_line(const Row& r, bool several_nodes) {
   const auto& p = r.point;
   const std::string bw = r.bw_GBps ? fmt::format("{:.4f}", *r.bw_GBps) : "-";
-  std::string s = fmt::format("   {:<16} {:<11} {:>4} {:>8} {:>12.3f} {:>12}  {}",
-                              row_label(r, several_nodes), op_name(p.args.op), p.args.np,
-                              format_size(p.args.bytes), p.time_max_us, bw, flags_of(r));
+  std::string s = fmt::format("   {:<16} {:<{}} {:>4} {:>8} {:>12.3f} {:>12}  {}",
+                              row_label(r, several_nodes), op_name(p.args.op), op_width(p.args.op),
+                              p.args.np, format_size(p.args.bytes), p.time_max_us, bw, flags_of(r));
   s.erase(s.find_last_not_of(' ') + 1);
   return s + "\n";
 }

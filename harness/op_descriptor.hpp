@@ -35,6 +35,9 @@ struct OpDescriptor {
   /// One of the COMOPS paper's operations: --op=comops (the default) runs these; the others
   /// (the ops OSU and IMB users expect beside them) run when named or with --op=all.
   bool comops_set;
+  /// One-sided (put, get): participant 0, the origin, writes into or reads from participant 1's
+  /// exposed buffer while the others idle; only the origin is timed and --pair chooses the pair.
+  bool one_sided = false;
   /// Smallest participant count the op makes sense with.
   int min_np;
   /// Elements of participant rank's send and receive buffers (Args::count elements per block).

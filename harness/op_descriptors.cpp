@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "comops/rma.hpp"
 #include "harness/op_descriptor.hpp"
 #include "harness/ops.hpp"
 
@@ -91,6 +92,82 @@ double no_bytes(const Args&) { return 0.0; }
 
 // allreduce-max, allreduce-sum: every participant receives the reduction (max_expected,
 // sum_expected), the fault lands on the last participant (last_participant).
+
+// put, get and their fence and window variants (comops/rma.hpp) --------------------------------
+
+// The origin (0) and the target (1) each hold one block per distinct slot of the window.
+std::size_t rma_block(const Args& a) { return rma_shape(a.op, a.bytes).slots * a.count; }
+std::size_t at_origin(const Args& a, int rank) { return rank == 0 ? rma_block(a) : 0; }
+std::size_t at_target(const Args& a, int rank) { return rank == 1 ? rma_block(a) : 0; }
+Elem origin_pattern(const Args&, int, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, 0, i);
+}
+Elem target_pattern(const Args&, int, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, 1, i);
+}
+int the_origin(const Args&) { return 0; }
+int the_target(const Args&) { return 1; }
+double window_blocks(const Args& a) { return rma_shape(a.op, a.bytes).window; }
+
+#define COMOPS_RMA_LATENCY(what) "time = one " what " of size bytes by participant 0 (origin) "
+#define COMOPS_RMA_WINDOW(what) \
+  "time = a window of 64 " what "s of size bytes each by participant 0 (origin) "
+#define COMOPS_RMA_PASSIVE \
+  ", completed by the origin alone (passive target: MPI_Win_flush, lock held across calls); "
+#define COMOPS_RMA_FENCE \
+  ", one epoch opened and closed by both sides (active target: MPI_Win_fence); "
+#define COMOPS_RMA_END "GB = 1e9 B; timed on the origin; median of repetitions"
+constexpr std::string_view kPutTime =
+    COMOPS_RMA_LATENCY("put") "into participant 1's exposed buffer" COMOPS_RMA_PASSIVE
+                              "bw = size / time; " COMOPS_RMA_END;
+constexpr std::string_view kGetTime =
+    COMOPS_RMA_LATENCY("get") "from participant 1's exposed buffer" COMOPS_RMA_PASSIVE
+                              "bw = size / time; " COMOPS_RMA_END;
+constexpr std::string_view kPutBwTime =
+    COMOPS_RMA_WINDOW("put") "into participant 1's exposed buffer" COMOPS_RMA_PASSIVE
+                             "bw = 64 x size / time; " COMOPS_RMA_END;
+constexpr std::string_view kGetBwTime =
+    COMOPS_RMA_WINDOW("get") "from participant 1's exposed buffer" COMOPS_RMA_PASSIVE
+                             "bw = 64 x size / time; " COMOPS_RMA_END;
+constexpr std::string_view kPutFenceTime =
+    COMOPS_RMA_LATENCY("put") "into participant 1's exposed buffer" COMOPS_RMA_FENCE
+                              "bw = size / time; " COMOPS_RMA_END;
+constexpr std::string_view kGetFenceTime =
+    COMOPS_RMA_LATENCY("get") "from participant 1's exposed buffer" COMOPS_RMA_FENCE
+                              "bw = size / time; " COMOPS_RMA_END;
+constexpr std::string_view kPutFenceBwTime =
+    COMOPS_RMA_WINDOW("put") "into participant 1's exposed buffer" COMOPS_RMA_FENCE
+                             "bw = 64 x size / time; " COMOPS_RMA_END;
+constexpr std::string_view kGetFenceBwTime =
+    COMOPS_RMA_WINDOW("get") "from participant 1's exposed buffer" COMOPS_RMA_FENCE
+                             "bw = 64 x size / time; " COMOPS_RMA_END;
+#undef COMOPS_RMA_LATENCY
+#undef COMOPS_RMA_WINDOW
+#undef COMOPS_RMA_PASSIVE
+#undef COMOPS_RMA_FENCE
+#undef COMOPS_RMA_END
+
+// A one-sided op's descriptor: put moves the origin's block into the target, get the target's
+// into the origin; only the origin is timed, the pair is --pair's.
+OpDescriptor one_sided(OpKind kind, std::string_view name, bool put, std::string_view definition) {
+  return {.kind = kind,
+          .name = name,
+          .reduce_alias = "",
+          .rooted = false,
+          .moves_data = true,
+          .pingpong = false,
+          .comops_set = false,
+          .one_sided = true,
+          .min_np = 2,
+          .send_count = put ? at_origin : at_target,
+          .recv_count = put ? at_target : at_origin,
+          .fill = fill_pattern,
+          .expected = put ? origin_pattern : target_pattern,
+          .fault_rank = put ? the_target : the_origin,
+          .bw_factor = window_blocks,
+          .ceiling_shared_by = one_sender_each,
+          .definition = definition};
+}
 
 // The tables' definition lines of the collectives: the size is the whole message, one block per
 // participant, or nothing at all.
@@ -299,6 +376,14 @@ const std::vector<OpDescriptor>& descriptors() {
        .bw_factor = one_block,
        .ceiling_shared_by = one_sender_each,
        .definition = kAllreduceTime},
+      one_sided(OpKind::kPut, "put", true, kPutTime),
+      one_sided(OpKind::kGet, "get", false, kGetTime),
+      one_sided(OpKind::kPutBw, "put-bw", true, kPutBwTime),
+      one_sided(OpKind::kGetBw, "get-bw", false, kGetBwTime),
+      one_sided(OpKind::kPutFence, "put-fence", true, kPutFenceTime),
+      one_sided(OpKind::kGetFence, "get-fence", false, kGetFenceTime),
+      one_sided(OpKind::kPutFenceBw, "put-fence-bw", true, kPutFenceBwTime),
+      one_sided(OpKind::kGetFenceBw, "get-fence-bw", false, kGetFenceBwTime),
   };
   return table;
 }

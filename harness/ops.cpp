@@ -40,7 +40,16 @@ int op_min_np(OpKind kind) { return op_descriptor(kind).min_np; }
 std::size_t send_count(const Args& a, int rank) { return op_descriptor(a.op).send_count(a, rank); }
 std::size_t recv_count(const Args& a, int rank) { return op_descriptor(a.op).recv_count(a, rank); }
 
-bool op_is_timed(const Args& a, int rank) { return !op_descriptor(a.op).pingpong || rank < 2; }
+bool op_is_timed(const Args& a, int rank) {
+  const OpDescriptor& d = op_descriptor(a.op);
+  if (d.one_sided) return rank == 0;
+  return !d.pingpong || rank < 2;
+}
+
+bool op_uses_pair(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pingpong || d.one_sided;
+}
 
 Elem pattern(std::uint64_t seed, int rank, std::size_t index) {
   std::uint64_t h = mix(seed ^ mix(static_cast<std::uint64_t>(rank) * 0x100000001b3ULL ^

@@ -38,8 +38,13 @@ int op_min_np(OpKind kind);
 std::size_t send_count(const Args& args, int rank);
 std::size_t recv_count(const Args& args, int rank);
 
-/// True when participant `rank` takes part in the timing of the op (a ping-pong: ranks 0 and 1).
+/// True when participant `rank` takes part in the timing of the op (a ping-pong: ranks 0 and 1;
+/// a one-sided op: the origin, rank 0).
 bool op_is_timed(const Args& args, int rank);
+
+/// True for the ops between participants 0 and 1 alone (ping-pong, one-sided): --pair chooses
+/// participant 1, and their rows say which pair.
+bool op_uses_pair(OpKind kind);
 
 /// The input value of element `index` of participant `rank` for validation seed `seed`:
 /// a 32-bit non-negative hash, so sums over up to 2^31 participants cannot overflow.

@@ -19,7 +19,7 @@ Placement describe(const NodeMap& nodes, Group group, std::vector<int> node_of, 
   std::vector<int> seen(static_cast<std::size_t>(nodes.nodes()), 0);
   for (int n : p.node) p.local_index.push_back(seen[static_cast<std::size_t>(n)]++);
   for (int n : p.node) p.local_count.push_back(seen[static_cast<std::size_t>(n)]);
-  // Ping-pong times participants 0 and 1 only (the others idle): its span is the pair's.
+  // Ping-pong and the one-sided ops involve participants 0 and 1 only: the span is the pair's.
   const auto spanned = pair != Pair::kNone && p.node.size() > 2 ? p.node.begin() + 2 : p.node.end();
   p.nodes = static_cast<int>(std::set<int>(p.node.begin(), spanned).size());
   for (std::size_t n = 0; n < seen.size(); ++n)

@@ -72,8 +72,8 @@ nlohmann::json to_json(const Row& r) {
       {"contended", r.contended},
       {"tables", tables},
   };
+  if (op_uses_pair(p.args.op)) j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
   if (op_descriptor(p.args.op).pingpong) {
-    j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);
   }

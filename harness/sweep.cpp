@@ -23,14 +23,14 @@ std::vector<Point> build_sweep(const Config& c,
         continue;
       }
       std::vector<Pair> pairs{Pair::kNone};
-      if (op_descriptor(op).pingpong) {
+      if (op_uses_pair(op)) {
         pairs.clear();
         for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
           if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {
             if (skipped)
               skipped->push_back(
-                  fmt::format("{}: pingpong between nodes is not possible (threads share one node)",
-                              backends[b]->label()));
+                  fmt::format("{}: {} between nodes is not possible (threads share one node)",
+                              backends[b]->label(), op_name(op)));
             continue;
           }
           pairs.push_back(pair);

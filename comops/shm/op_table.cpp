@@ -12,8 +12,20 @@ constexpr OpMaker<Scheme> kMakers[] = {
     {OpKind::kAllgather, make_allgather},   {OpKind::kAllreduceMax, make_allreduce},
     {OpKind::kAllreduceSum, make_allreduce}};
 
+// One-sided ops: the origin copies straight into or out of the target's buffer, which only the
+// direct scheme does.
+constexpr OpMaker<Scheme> kDirectMakers[] = {
+    {OpKind::kPut, make_rma},        {OpKind::kGet, make_rma},       {OpKind::kPutBw, make_rma},
+    {OpKind::kGetBw, make_rma},      {OpKind::kPutFence, make_rma},  {OpKind::kGetFence, make_rma},
+    {OpKind::kPutFenceBw, make_rma}, {OpKind::kGetFenceBw, make_rma}};
+
 }  // namespace
 
-OpTable op_table(Scheme scheme) { return bind_makers(kMakers, scheme); }
+OpTable op_table(Scheme scheme) {
+  OpTable table = bind_makers(kMakers, scheme);
+  if (scheme == Scheme::kDirect)
+    for (OpEntry& e : bind_makers(kDirectMakers, scheme)) table.push_back(std::move(e));
+  return table;
+}
 
 }  // namespace comops::shm

@@ -135,7 +135,11 @@ std::unique_ptr<OpInstance> make_allgather(Scheme scheme, Comm& comm, const Args
 std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs);
 
-/// The ops shm implements (all of them), bound to scheme (comops/shm/op_table.cpp).
+/// Every one-sided op (put, get, their -bw and -fence variants), direct scheme only.
+std::unique_ptr<OpInstance> make_rma(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
+
+/// The ops shm implements, bound to scheme (comops/shm/op_table.cpp): every op under direct;
+/// under staged, all but the one-sided ones.
 OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

@@ -5,12 +5,14 @@ namespace comops::swcc {
 namespace {
 
 constexpr OpMaker<const OpConfig&> kMakers[] = {
-    {OpKind::kPingpong, make_pingpong},     {OpKind::kBroadcast, make_broadcast},
-    {OpKind::kReduceMax, make_reduce},      {OpKind::kReduceSum, make_reduce},
-    {OpKind::kGather, make_gather},         {OpKind::kScatter, make_scatter},
-    {OpKind::kBarrier, make_barrier},       {OpKind::kAlltoall, make_alltoall},
-    {OpKind::kAllgather, make_allgather},   {OpKind::kAllreduceMax, make_allreduce},
-    {OpKind::kAllreduceSum, make_allreduce}};
+    {OpKind::kPingpong, make_pingpong},      {OpKind::kBroadcast, make_broadcast},
+    {OpKind::kReduceMax, make_reduce},       {OpKind::kReduceSum, make_reduce},
+    {OpKind::kGather, make_gather},          {OpKind::kScatter, make_scatter},
+    {OpKind::kBarrier, make_barrier},        {OpKind::kAlltoall, make_alltoall},
+    {OpKind::kAllgather, make_allgather},    {OpKind::kAllreduceMax, make_allreduce},
+    {OpKind::kAllreduceSum, make_allreduce}, {OpKind::kPutFence, make_fence_rma},
+    {OpKind::kGetFence, make_fence_rma},     {OpKind::kPutFenceBw, make_fence_rma},
+    {OpKind::kGetFenceBw, make_fence_rma}};
 
 }  // namespace
 

@@ -83,7 +83,9 @@ TEST(Cli, ReduceExpandsByReduceOp) {
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
                                  OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
-                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
+                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum, OpKind::kPut,
+                                 OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
+                                 OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
 }
 
 TEST(Cli, OpsComeInCanonicalOrderWithoutDuplicates) {

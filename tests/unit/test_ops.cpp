@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "comops/rma.hpp"
 #include "harness/ops.hpp"
 #include "op_args.hpp"
 
@@ -101,6 +102,12 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
       break;
     case OpKind::kBarrier:
       break;
+    default:  // one-sided: the origin's blocks land in the target's, or the reverse
+      if (rma_shape(a.op, a.bytes).put)
+        ranks[1].recv = ranks[0].send;
+      else
+        ranks[0].recv = ranks[1].send;
+      break;
   }
   for (auto& rb : ranks) rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};
 }
@@ -166,6 +173,13 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         break;
       case OpKind::kBarrier:
         break;
+      default: {  // one-sided: a block per distinct window slot at the origin and the target
+        const RmaShape s = rma_shape(op, a.bytes);
+        const std::size_t block = count * s.slots;
+        send = r == (s.put ? 0 : 1) ? block : 0;
+        recv = r == (s.put ? 1 : 0) ? block : 0;
+        break;
+      }
     }
     EXPECT_EQ(send_count(a, r), send) << "rank " << r;
     EXPECT_EQ(recv_count(a, r), recv) << "rank " << r;
@@ -220,6 +234,8 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
   } else if (op == OpKind::kAlltoall || op == OpKind::kAllgather || op == OpKind::kAllreduceMax ||
              op == OpKind::kAllreduceSum) {
     EXPECT_EQ(f, np - 1) << "a non-rooted collective's fault hits the last participant";
+  } else if (is_rma(op)) {
+    EXPECT_EQ(f, rma_shape(op, a.bytes).put ? 1 : 0) << "the fault must hit the receiving side";
   } else if (op != OpKind::kPingpong) {
     EXPECT_EQ(f, a.root);
   }
@@ -283,6 +299,10 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
        {{1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399},
         {1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399},
         {1392324084, 255297021, 1007387448, 1258995471, 2965080157, 4293542399}}},
+      {OpKind::kPut, 0, {{}, {1392324084, 255297021}, {}}},
+      {OpKind::kPutFence, 0, {{}, {1392324084, 255297021}, {}}},
+      {OpKind::kGet, 0, {{1007387448, 1258995471}, {}, {}}},
+      {OpKind::kGetFence, 0, {{1007387448, 1258995471}, {}, {}}},
   };
   for (const auto& e : table) {
     const Args a = make_args(e.op, 3, 2, e.root);
@@ -304,9 +324,11 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
-  const std::vector<std::string> names = {"pingpong", "broadcast",     "reduce-max",   "reduce-sum",
-                                          "gather",   "scatter",       "alltoall",     "allgather",
-                                          "barrier",  "allreduce-max", "allreduce-sum"};
+  const std::vector<std::string> names = {
+      "pingpong",      "broadcast", "reduce-max",   "reduce-sum",  "gather",
+      "scatter",       "alltoall",  "allgather",    "barrier",     "allreduce-max",
+      "allreduce-sum", "put",       "get",          "put-bw",      "get-bw",
+      "put-fence",     "get-fence", "put-fence-bw", "get-fence-bw"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -318,7 +340,9 @@ TEST(OpNames, RoundTripForEveryOp) {
             (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
                                  OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
                                  OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
-                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum}));
+                                 OpKind::kAllreduceMax, OpKind::kAllreduceSum, OpKind::kPut,
+                                 OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
+                                 OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -334,7 +358,7 @@ TEST(OpTraits, DataSizeAndMinNp) {
   for (OpKind op : all_ops()) {
     EXPECT_EQ(op_has_data(op), op != OpKind::kBarrier) << op_name(op);
     EXPECT_EQ(op_takes_size(op), op != OpKind::kBarrier) << op_name(op);
-    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong ? 2 : 1) << op_name(op);
+    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong || is_rma(op) ? 2 : 1) << op_name(op);
   }
 }
 
@@ -352,6 +376,16 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_DOUBLE_EQ(moved(OpKind::kAlltoall), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kAllgather), (np - 1) * 1024.0);
   }
+  // One-sided: one operation of size per call, or the window of 64 of them.
+  for (OpKind op : {OpKind::kPut, OpKind::kGet, OpKind::kPutFence, OpKind::kGetFence})
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 128)), 1024.0) << op_name(op);
+  for (OpKind op : {OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFenceBw, OpKind::kGetFenceBw}) {
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 128)), 64 * 1024.0) << op_name(op);
+    // 8 MiB: still 64 operations, into 8 distinct slots of 8 MiB (64 MiB at most per side).
+    EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(op, 2, 1 << 20)), 64.0 * (8 << 20)) << op_name(op);
+    EXPECT_EQ(recv_count(make_args(op, 2, 1 << 20), rma_shape(op, 0).put ? 1 : 0), 8u << 20)
+        << op_name(op);
+  }
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
 }
@@ -365,6 +399,12 @@ TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
   for (OpKind op : all_ops()) {
     if (op == OpKind::kPingpong) continue;
     const Args a = make_args(op, 4, 1);
+    if (is_rma(op)) {  // one-sided: the origin alone
+      for (int r = 0; r < 4; ++r) EXPECT_EQ(op_is_timed(a, r), r == 0) << op_name(op) << " " << r;
+      EXPECT_TRUE(op_uses_pair(op)) << op_name(op);
+      continue;
+    }
+    EXPECT_FALSE(op_uses_pair(op)) << op_name(op);
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(op_is_timed(a, r)) << op_name(op) << " rank " << r;
   }
 }
@@ -384,6 +424,10 @@ TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceMax, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceSum, 3, 1)), 2);
   EXPECT_EQ(fault_rank(make_args(OpKind::kAllreduceSum, 1, 1)), 0);
+  for (OpKind op : {OpKind::kPut, OpKind::kPutBw, OpKind::kPutFence, OpKind::kPutFenceBw})
+    EXPECT_EQ(fault_rank(make_args(op, 4, 1)), 1) << op_name(op);
+  for (OpKind op : {OpKind::kGet, OpKind::kGetBw, OpKind::kGetFence, OpKind::kGetFenceBw})
+    EXPECT_EQ(fault_rank(make_args(op, 4, 1)), 0) << op_name(op);
 }
 
 TEST(OpCheckRoot, NonZeroRootIsHonoured) {

@@ -832,6 +832,16 @@ TEST(LiveReporter, OneFlushedLinePerRowAndAHeaderPerOp) {
             "#  backend          op            np    bytes       RTT_us      bw_GBps  flags\n");
   EXPECT_EQ(live_header(OpKind::kBarrier),
             "#  backend          op            np    bytes      time_us      bw_GBps  flags\n");
+  // An op name longer than the column widens it under that op's header, and in its rows.
+  EXPECT_EQ(live_header(OpKind::kPutFenceBw),
+            "#  backend          op             np    bytes      time_us      bw_GBps  flags\n");
+  PointResult window = pingpong_point();  // a window of 64 puts of 8 B in 2 us: 0.256 GB/s
+  window.args.op = OpKind::kPutFenceBw;
+  window.args.bytes = 8;
+  window.args.count = 1;
+  window.time_max_us = 2.0;
+  EXPECT_EQ(live_line(make_row(window, {}, false, 0.0, 10000.0, true, false), false),
+            "   mpi              put-fence-bw    2        8        2.000       0.2560\n");
   EXPECT_EQ(live_line(contended, false),
             "   shm-staged       pingpong       2       1K        0.750       2.7307  C\n");
   EXPECT_EQ(live_line(make_row(barrier_point(), {}, false, {}, 1.0, false, true), false),

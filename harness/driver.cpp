@@ -61,7 +61,7 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const Mac
   }
   std::vector<std::unique_ptr<Reporter>> reps;
   const bool several_nodes = nodes.nodes() > 1;
-  reps.push_back(make_live_reporter(several_nodes));
+  reps.push_back(make_live_reporter(several_nodes, c.measure.sync));
   reps.push_back(make_table_reporter(c.out.table, c, limits, nodes, idle_share));
   if (!c.out.csv.empty()) reps.push_back(make_csv_reporter(c.out.csv));
   if (!c.out.json.empty())

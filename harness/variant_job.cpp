@@ -177,7 +177,7 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
     const std::string how = WIFEXITED(status)
                                 ? fmt::format("exit code {}", WEXITSTATUS(status))
                                 : fmt::format("killed by signal {}", WTERMSIG(status));
-    const std::string why = error_line(text);
+    const std::string why = error_line(text + read_ucx_logs(dir));  // UCX logs its errors there
     throw RuntimeError(why.empty() ? fmt::format("{}: its job failed with {}", label, how)
                                    : fmt::format("{}: its job failed ({}): {}", label, how, why));
   }

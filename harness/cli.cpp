@@ -54,6 +54,7 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
     {"Measurement",
      {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits"}},
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
+    {"mpi backend", {"--mpi-variant"}},
     {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
     {"OSU aliases", {"-m", "-i", "-x"}},
 };
@@ -259,6 +260,15 @@ Config parse_command_line(int argc, char** argv,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
                  "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC, else mpiexec)")
       ->type_name("CMD");
+  std::vector<std::string> variant_texts;
+  app.add_option("--mpi-variant", variant_texts,
+                 "The mpi backend again under other environment settings, labelled mpi-NAME: "
+                 "NAME:VAR=VALUE[,VAR=VALUE...], repeatable or ';'-separated; a comma followed by "
+                 "VAR= starts the next setting, so values may hold commas, e.g. "
+                 "nocma:UCX_TLS=self,sysv,posix. Each variant runs in a job of its own, started "
+                 "with the launcher, whose ranks get these variables")
+      ->type_name("SPEC")
+      ->take_all();
   std::string out_dir;
   auto* out_opt =
       app.add_option("-o,--output-dir", out_dir,
@@ -333,6 +343,7 @@ Config parse_command_line(int argc, char** argv,
         throw UsageError(fmt::format("{} needs a value, not an empty one", o->get_name()));
 
   c.command_line = join_argv(argc, argv);
+  c.arguments.assign(argv + 1, argv + argc);
   c.backends = resolve_backends({backend_names}, families);
   for (const auto& [family, options] : family_options)
     if (std::find(c.backends.begin(), c.backends.end(), family) == c.backends.end())
@@ -342,6 +353,10 @@ Config parse_command_line(int argc, char** argv,
               fmt::format("{} applies to the {} backend, which --backend does not "
                           "select",
                           o->get_name(), family));
+  c.mpi_variants = parse_mpi_variants(variant_texts);
+  if (!c.mpi_variants.empty() &&
+      std::find(c.backends.begin(), c.backends.end(), "mpi") == c.backends.end())
+    throw UsageError("--mpi-variant applies to the mpi backend, which --backend does not select");
   c.ops = select_ops(split_list({op_names}), split_list({reduce_ops}));
   if (!np_text.empty()) {
     c.np_list = parse_np_list({np_text});

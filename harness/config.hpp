@@ -7,6 +7,7 @@
 
 #include "comops/op.hpp"
 #include "harness/measure.hpp"
+#include "harness/mpi_variant.hpp"
 #include "harness/pinning.hpp"
 #include "harness/placement.hpp"
 
@@ -43,6 +44,8 @@ struct Config {
   bool force = false;                 ///< --force: write into a non-empty --output-dir
   std::vector<std::string> warnings;  ///< one line each, printed once by rank 0 before the run
   std::string command_line;
+  std::vector<std::string> arguments;    ///< argv[1..] as given (a variant's job gets them again)
+  std::vector<MpiVariant> mpi_variants;  ///< --mpi-variant, in order
   std::size_t inject_point = 0;  ///< hidden: the sweep point where measure.inject_throw applies
 };
 

@@ -13,9 +13,15 @@ namespace {
 constexpr const char* kHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit,"
+    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us";
 
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
+
+// One percentile of a point, empty when its calls were not timed alone.
+std::string percentile(const std::optional<Percentiles>& q, double Percentiles::*which) {
+  return q ? num((*q).*which) : "";
+}
 
 // A text field: empty when absent, else quoted with its quotes doubled (RFC 4180).
 std::string text(const std::optional<std::string>& v) {
@@ -32,15 +38,18 @@ class CsvReporter final : public Reporter {
   }
   void add(const Row& r) override {
     const auto& p = r.point;
+    const std::optional<Percentiles>& q = p.percentiles_us;
     out_.write(fmt::format(
         "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
-        "\",{},\"{}\",{},{},{}\n",
+        "\",{},\"{}\",{},{},{},{:.6g},{},{},{},{}\n",
         p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
         p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
         num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps), num(r.memcpy_GBps), p.wrong,
         r.oversubscribed ? 1 : 0, r.contended ? 1 : 0, num(r.cpu_stall_us), fmt::join(p.cores, " "),
         p.nodes, fmt::join(p.hosts, " "), pair_name(p.pair), num(r.aggregate_GBps),
-        text(r.beyond_limit)));
+        text(r.beyond_limit), r.cpu_stall_window_us, percentile(q, &Percentiles::p50),
+        percentile(q, &Percentiles::p90), percentile(q, &Percentiles::p99),
+        percentile(q, &Percentiles::max)));
   }
 
  private:

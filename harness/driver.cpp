@@ -21,6 +21,7 @@
 #include "harness/sizes.hpp"
 #include "harness/supervisor.hpp"
 #include "harness/sweep.hpp"
+#include "harness/variant_job.hpp"
 #include "harness/world.hpp"
 
 namespace comops {
@@ -61,7 +62,7 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Config& c, const Mac
   }
   std::vector<std::unique_ptr<Reporter>> reps;
   const bool several_nodes = nodes.nodes() > 1;
-  reps.push_back(make_live_reporter(several_nodes));
+  reps.push_back(make_live_reporter(several_nodes, c.measure.sync));
   reps.push_back(make_table_reporter(c.out.table, c, limits, nodes, idle_share));
   if (!c.out.csv.empty()) reps.push_back(make_csv_reporter(c.out.csv));
   if (!c.out.json.empty())
@@ -101,6 +102,31 @@ bool needs_processes(const Config& config,
     for (const auto& name : config.backends)
       if (f->name() == name && f->needs_processes()) return true;
   return false;
+}
+
+// Inside a variant's job (harness/variant_job.hpp): the mpi backend alone, the same sweep, no
+// limits, outputs, notes or variants of its own; its points go back to the job that started it.
+void as_variant_job(Config& config) {
+  config.backends = {"mpi"};
+  config.mpi_variants.clear();
+  config.out = OutputPaths{};
+  config.force = false;
+  config.limits = false;
+  config.progress = "never";
+  config.warnings.clear();
+  config.measure.inject_throw = Phase::kNone;
+}
+
+// On world rank 0, before anything is measured: plain mpi's UCX transports (a job that only
+// starts MPI), then each variant's job, which measures its points.
+std::vector<VariantRun> run_variants(const Config& config, int world_size) {
+  std::vector<VariantRun> runs;
+  if (config.mpi_variants.empty()) return runs;
+  const auto launcher = launcher_command(config.mpiexec);
+  runs.push_back(run_variant_job(launcher, world_size, config.arguments, MpiVariant{}, true));
+  for (const MpiVariant& v : config.mpi_variants)
+    runs.push_back(run_variant_job(launcher, world_size, config.arguments, v, false));
+  return runs;
 }
 
 // Everything after MPI_Init. Throws UsageError / RuntimeError with the same message on every
@@ -147,6 +173,28 @@ int run_in_world(World& world, Config& config,
   if (!refused.empty()) throw UsageError(refused);
   if (world.is_root())
     for (const auto& w : config.warnings) fmt::print(stderr, "comops: warning: {}\n", w);
+  const std::string variant_dir = variant_job_dir();
+  if (!variant_dir.empty() && variant_job_probe()) {
+    world.quiet_barrier();  // MPI is up and its endpoints are made: what the probe is for
+    return kOk;
+  }
+
+  // The variants' jobs run first, one at a time, while this job's ranks sleep.
+  std::vector<VariantRun> variants;
+  {
+    std::string error;
+    if (world.is_root()) {
+      try {
+        pinning.unbind_self();  // their ranks bind themselves, on every core
+        variants = run_variants(config, world.size());
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    }
+    world.quiet_barrier();
+    error = world.broadcast(error);
+    if (!error.empty()) throw RuntimeError(error);
+  }
 
   // Each node's lowest rank measures its node while the other ranks wait quietly; then the
   // network between the first two nodes; then rank 0 opens the outputs.
@@ -164,10 +212,16 @@ int run_in_world(World& world, Config& config,
   const bool psi = cpu_stall_total_us().has_value();
   if (world.is_root()) {
     try {
-      for (const auto& s : skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
-      const auto context =
-          run_context(config, world.size(), pinning, limits, idle, psi, backends, nodes, facts);
-      reporters = open_reporters(config, limits, nodes, context, idle);
+      if (variant_dir.empty()) {
+        for (const auto& s : skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
+        auto context =
+            run_context(config, world.size(), pinning, limits, idle, psi, backends, nodes, facts);
+        if (!variants.empty()) {
+          context["mpi_variants"] = nlohmann::json::array();
+          for (const auto& v : variants) context["mpi_variants"].push_back(v.context);
+        }
+        reporters = open_reporters(config, limits, nodes, context, idle);
+      }
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -194,6 +248,7 @@ int run_in_world(World& world, Config& config,
     throw RuntimeError(error.empty() ? elsewhere : error);
   };
   std::int64_t wrong = 0;
+  std::size_t mpi_points = 0;  // the mpi points reported so far: the variants' points follow each
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Point& p = points[i];
     const Placement& placement = placements[i];
@@ -224,6 +279,31 @@ int run_in_world(World& world, Config& config,
       progress.clear();  // the row goes to stdout, maybe the same terminal
       error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
       wrong += result.wrong;
+      if (!variant_dir.empty()) {
+        try {
+          write_variant_point(variant_dir, result);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      }
+      if (backend.label() == "mpi") {
+        for (std::size_t v = 1; v < variants.size() && error.empty(); ++v) {
+          const auto& measured = variants[v].points;
+          if (mpi_points >= measured.size() || measured[mpi_points].args.op != p.op ||
+              measured[mpi_points].args.np != p.np || measured[mpi_points].args.bytes != p.bytes ||
+              measured[mpi_points].pair != p.pair) {
+            error = fmt::format("{}: its job measured other points than mpi",
+                                variants[v].context["label"].get<std::string>());
+            break;
+          }
+          const PointResult& vp = measured[mpi_points];
+          const Row vrow = make_row(vp, limits, over, vp.cpu_stall_us, vp.cpu_stall_window_us,
+                                    p.size_table, p.np_table);
+          error = each_reporter(reporters, [&](Reporter& r) { r.add(vrow); });
+          wrong += vp.wrong;
+        }
+        ++mpi_points;
+      }
     }
     stop_if_any_failed(error, "an output file could not be written on rank 0");
   }
@@ -243,6 +323,7 @@ int run_comops(int argc, char** argv) {
   try {
     families = backend_families();
     config = parse_command_line(argc, argv, families);
+    if (!variant_job_dir().empty()) as_variant_job(config);
     if (needs_processes(config, families) && !under_launcher()) {
       // The world must hold the largest np; without --np that is known only after the topology,
       // so size it from the defaults finalize_config would choose.

@@ -15,6 +15,10 @@ class GbenchReporter final : public Reporter {
  public:
   GbenchReporter(const std::string& path, const nlohmann::json& ctx) : file_(path) {
     const auto& topo = ctx.value("topology", nlohmann::json::object());
+    // How the calls were timed (--sync): every entry's label, and the context, say it; the names
+    // stay backend/op/np:N/bytes:N, which compare tools match on.
+    const auto& options = ctx.value("options", nlohmann::json::object());
+    sync_ = options.value("sync", "");
     doc_ = {{"context",
              {{"date", ctx.value("date", "")},
               {"host_name", ctx.value("host", "")},
@@ -25,7 +29,8 @@ class GbenchReporter final : public Reporter {
               {"caches", nlohmann::json::array()},
               {"library_build_type", "release"},
               {"comops_version", ctx.value("comops_version", "")},
-              {"git_sha", ctx.value("git_sha", "")}}},
+              {"git_sha", ctx.value("git_sha", "")},
+              {"comops_sync", sync_}}},
             {"benchmarks", nlohmann::json::array()}};
     file_.update(doc_.dump(2) + "\n");
   }
@@ -41,6 +46,7 @@ class GbenchReporter final : public Reporter {
           {"run_name", name}, {"run_type", run_type},       {"repetitions", p.repetitions},
           {"threads", 1},     {"iterations", p.iterations}, {"real_time", t_ns},
           {"cpu_time", t_ns}, {"time_unit", "ns"}};
+      if (!sync_.empty()) e["label"] = "sync=" + sync_;
       if (with_rate && moved > 0 && t_us > 0) e["bytes_per_second"] = moved / (t_us * 1e-6);
       return e;
     };
@@ -74,6 +80,7 @@ class GbenchReporter final : public Reporter {
  private:
   DocumentFile file_;
   nlohmann::json doc_;
+  std::string sync_;  ///< options.sync of the context: none, barrier ("" when absent)
   int family_ = 0;
 };
 

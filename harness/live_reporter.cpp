@@ -13,12 +13,12 @@ namespace {
 
 class LiveReporter final : public Reporter {
  public:
-  explicit LiveReporter(bool several_nodes) : several_nodes_(several_nodes) {}
+  LiveReporter(bool several_nodes, Sync sync) : several_nodes_(several_nodes), sync_(sync) {}
 
   void add(const Row& r) override {
     const auto& p = r.point;
     std::string s;
-    if (!printed_ || p.args.op != last_op_) s = live_header(p.args.op);
+    if (!printed_ || p.args.op != last_op_) s = live_header(p.args.op, sync_);
     printed_ = true;
     last_op_ = p.args.op;
     write_stdout(s + live_line(r, several_nodes_));
@@ -31,6 +31,7 @@ class LiveReporter final : public Reporter {
 
  private:
   bool several_nodes_;
+  Sync sync_;
   bool printed_ = false;
   OpKind last_op_ = OpKind::kPingpong;
 };
@@ -40,10 +41,10 @@ std::size_t op_width(OpKind op) { return std::max<std::size_t>(11, op_name(op).s
 
 }  // namespace
 
-std::string live_header(OpKind op) {
-  return fmt::format("#  {:<16} {:<{}} {:>4} {:>8} {:>12} {:>12}  flags\n", "backend", "op",
-                     op_width(op), "np", "bytes", op_descriptor(op).pingpong ? "RTT_us" : "time_us",
-                     "bw_GBps");
+std::string live_header(OpKind op, Sync sync) {
+  return fmt::format("#  {:<16} {:<{}} {:>4} {:>8} {:>12} {:>12}  flags  sync={}\n", "backend",
+                     "op", op_width(op), "np", "bytes",
+                     op_descriptor(op).pingpong ? "RTT_us" : "time_us", "bw_GBps", sync_name(sync));
 }
 
 std::string live_line(const Row& r, bool several_nodes) {
@@ -56,8 +57,8 @@ std::string live_line(const Row& r, bool several_nodes) {
   return s + "\n";
 }
 
-std::unique_ptr<Reporter> make_live_reporter(bool several_nodes) {
-  return std::make_unique<LiveReporter>(several_nodes);
+std::unique_ptr<Reporter> make_live_reporter(bool several_nodes, Sync sync) {
+  return std::make_unique<LiveReporter>(several_nodes, sync);
 }
 
 }  // namespace comops

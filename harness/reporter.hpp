@@ -43,9 +43,10 @@ std::unique_ptr<Reporter> make_table_reporter(const std::string& path, const Con
                                               std::optional<double> idle_share = std::nullopt);
 /// Rows as they finish: live_line() of each row on stdout, flushed at once, after live_header()
 /// whenever the op changes; a blank line at the end.
-std::unique_ptr<Reporter> make_live_reporter(bool several_nodes);
-/// The header line of the rows printed as they finish, for `op`'s rows.
-std::string live_header(OpKind op);
+std::unique_ptr<Reporter> make_live_reporter(bool several_nodes, Sync sync);
+/// The header line of the rows printed as they finish, for `op`'s rows timed with `sync`; it
+/// ends with the method, "sync=none" or "sync=barrier".
+std::string live_header(OpKind op, Sync sync);
 /// One row as it is printed when its point finishes.
 std::string live_line(const Row& row, bool several_nodes);
 

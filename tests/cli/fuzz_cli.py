@@ -36,6 +36,7 @@ CHOICES = {
     "--progress": ["never", "always", "lines", "auto", "sometimes"],
     "--scheme": ["staged", "direct", "staged,direct", "zero", ""],
     "--block-size": ["8", "64", "4096", "3", "64,256", ""],
+    "--mpi-variant": ["sysv:UCX_TLS=self,sysv", ":X=1", "a:X", "a:X=1;a:Y=2", "a:1=2", ""],
     "-n": ["1", "2", "0", "-1", "x"],
     "-w": ["0", "1", "-2"],
     "-r": ["1", "2", "0", "x"],

@@ -200,6 +200,27 @@ class CompareTest(helpers.TempDirTest):
         self.assertEqual(sorted(verdicts), ["mpi/broadcast/np:2/bytes:8",
                                             "swcc-64/broadcast/np:2/bytes:8"])
 
+    def test_mpi_variants_are_backends_of_the_mpi_family(self):
+        # --mpi-variant rows (mpi-NAME) are points of their own, matched by label; --backend
+        # takes a variant's label, or the family mpi with every variant.
+        labels = ("mpi", "mpi-nocma", "mpi-cma", "shm-direct")
+        base = [synth.row(b, "pingpong", 2, 8, BASE_REPS) for b in labels]
+        new = [synth.row(b, "pingpong", 2, 8, [2 * t for t in BASE_REPS]
+                         if b == "mpi-nocma" else BASE_REPS) for b in labels]
+        proc, verdicts = self.compare(base, new)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertEqual(verdicts["mpi-nocma/pingpong/np:2/bytes:8"], "slower")
+        self.assertEqual(verdicts["mpi-cma/pingpong/np:2/bytes:8"], "same")
+        self.assertEqual(verdicts["mpi/pingpong/np:2/bytes:8"], "same")
+        self.assertEqual(self.report["points"][0]["point"], "mpi-nocma/pingpong/np:2/bytes:8")
+        proc, verdicts = self.compare(base, new, "--backend", "mpi-cma")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(sorted(verdicts), ["mpi-cma/pingpong/np:2/bytes:8"])
+        proc, verdicts = self.compare(base, new, "--backend", "mpi")
+        self.assertEqual(sorted(verdicts), ["mpi-cma/pingpong/np:2/bytes:8",
+                                            "mpi-nocma/pingpong/np:2/bytes:8",
+                                            "mpi/pingpong/np:2/bytes:8"])
+
     def test_unknown_op_or_backend_exit_2(self):
         base, new = self.write_pair(*self.filtered_pair())
         for option, value, message in (

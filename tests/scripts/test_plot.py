@@ -380,6 +380,24 @@ class ShapeAndLimitsFigureTest(helpers.TempDirTest):
             # colors are given in the same order, the same on every figure
             self.assertEqual([line_of(ax, b).get_color() for b in ordered], colors[:6], name)
 
+    def test_mpi_variants_are_lines_of_their_own(self):
+        # --mpi-variant labels (mpi-NAME): after mpi, by name, mpi's line style and marker,
+        # a color each; the values drawn are each variant's own.
+        backends = ["shm-direct", "mpi-nocma", "mpi", "mpi-cma"]
+        self.build([prow(b, "pingpong", 2, n, 2.0 ** i) for i, b in enumerate(backends)
+                    for n in (8, 64)])
+        ordered = ["mpi", "mpi-cma", "mpi-nocma", "shm-direct"]
+        import matplotlib
+        colors = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+        ax = self.axes("pingpong-small-np2")
+        self.assertEqual(legend_texts(ax)[:4], ordered)
+        self.assertEqual([line_of(ax, b).get_color() for b in ordered], colors[:4])
+        for b in ordered[:3]:
+            self.assertEqual((line_of(ax, b).get_linestyle(), line_of(ax, b).get_marker()),
+                             ("-", "o"), b)
+        self.assertEqual(list(line_of(ax, "mpi-nocma").get_ydata()), [2.0, 2.0])
+        self.assertEqual(list(line_of(ax, "mpi-cma").get_ydata()), [8.0, 8.0])
+
     def test_one_small_size_is_a_point_per_backend(self):
         heads = {"mpi": 2.0, "shm-staged": 1.0, "swcc-64": 8.0}
         self.build([prow(b, "pingpong", 2, n, t * n / 8) for b, t in heads.items()

@@ -360,6 +360,7 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
             (std::vector<std::string>{"--progress", "-o", "--csv", "--json", "--gbench-json",
                                       "--force"}));
   EXPECT_EQ(help_group(help, "shm backend"), (std::vector<std::string>{"--scheme"}));
+  EXPECT_EQ(help_group(help, "mpi backend"), (std::vector<std::string>{"--mpi-variant"}));
   EXPECT_EQ(help_group(help, "swcc backend"),
             (std::vector<std::string>{"--block-size", "--uncached"}));
   EXPECT_EQ(help_group(help, "OSU aliases"), (std::vector<std::string>{"-m", "-i", "-x"}));
@@ -372,8 +373,8 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
     if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
       groups.push_back(line.substr(0, line.size() - 1));
   EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
-                                              "Placement", "Output", "shm backend", "swcc backend",
-                                              "OSU aliases"}));
+                                              "Placement", "Output", "mpi backend", "shm backend",
+                                              "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

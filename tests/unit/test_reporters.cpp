@@ -182,7 +182,8 @@ TEST(PointName, BackendOpNpBytes) {
 constexpr const char* kCsvHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
-    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit";
+    "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit,"
+    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us";
 
 TEST(CsvReporter, HeaderAndRows) {
   TempDir dir;
@@ -195,9 +196,11 @@ TEST(CsvReporter, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1],
             "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\",1,\"vm "
-            "vm\",intra,,");
+            "vm\",intra,,,10000,,,,");
 
-  rep->add(make_row(gather_point(), some_limits(), true, 900.0, 10000.0, false, true));
+  PointResult gather = gather_point();
+  gather.percentiles_us = Percentiles{9.5, 11, 12.25, 30};
+  rep->add(make_row(gather, some_limits(), true, 900.0, 10000.0, false, true));
   rep->add(make_row(barrier_point(), {}, false, std::nullopt, 100.0, false, true));
   rep->finish();
   lines = lines_of(read_text(path));
@@ -205,9 +208,10 @@ TEST(CsvReporter, HeaderAndRows) {
   EXPECT_EQ(lines[0], kCsvHeader);
   EXPECT_EQ(lines[2],
             "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\",1,\"vm vm "
-            "vm vm\",,,");
-  EXPECT_EQ(lines[3],
-            "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,");
+            "vm vm\",,,,10000,9.5,11,12.25,30");
+  EXPECT_EQ(
+      lines[3],
+      "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,,100,,,,");
 
   // Every line has as many fields as the header (the cores field is one quoted field).
   for (const auto& line : lines) {
@@ -217,7 +221,7 @@ TEST(CsvReporter, HeaderAndRows) {
       if (ch == '"') quoted = !quoted;
       if (ch == ',' && !quoted) ++commas;
     }
-    EXPECT_EQ(commas, 24) << line;
+    EXPECT_EQ(commas, 29) << line;
   }
 }
 
@@ -329,11 +333,9 @@ TEST(JsonReporter, DocumentWithEveryField) {
 TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
   TempDir dir;
   const std::string path = dir.file("gbench.json");
-  const nlohmann::json context = {{"date", "2026-01-01T00:00:00Z"},
-                                  {"host", "vm"},
-                                  {"topology", {{"pus", 2}}},
-                                  {"comops_version", "0.1.0"},
-                                  {"git_sha", "abc1234"}};
+  const nlohmann::json context = {
+      {"date", "2026-01-01T00:00:00Z"}, {"host", "vm"},         {"topology", {{"pus", 2}}},
+      {"comops_version", "0.1.0"},      {"git_sha", "abc1234"}, {"options", {{"sync", "barrier"}}}};
   auto rep = make_gbench_reporter(path, context);
   {
     const auto doc = read_json(path);
@@ -343,6 +345,7 @@ TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
     EXPECT_EQ(doc["context"]["num_cpus"], 2);
     EXPECT_EQ(doc["context"]["executable"], "comops");
     EXPECT_EQ(doc["context"]["git_sha"], "abc1234");
+    EXPECT_EQ(doc["context"]["comops_sync"], "barrier");
   }
 
   rep->add(make_row(pingpong_point(), {}, false, {}, 0, true, false));
@@ -400,7 +403,8 @@ TEST(GbenchReporter, EntriesPerRepetitionAndAggregates) {
   EXPECT_DOUBLE_EQ(doc["benchmarks"][6]["bytes_per_second"].get<double>(), 3072 / 10e-6);
   EXPECT_EQ(doc["benchmarks"][12]["name"], "mpi/barrier/np:2/bytes:0");
   EXPECT_EQ(doc["benchmarks"][12]["family_index"], 2);
-  EXPECT_FALSE(doc["benchmarks"][12].contains("bytes_per_second"));         // barrier moves no data
+  EXPECT_FALSE(doc["benchmarks"][12].contains("bytes_per_second"));  // barrier moves no data
+  for (const auto& e : doc["benchmarks"]) EXPECT_EQ(e["label"], "sync=barrier") << e["name"];
   EXPECT_DOUBLE_EQ(doc["benchmarks"][17]["real_time"].get<double>(), 0.0);  // stddev of equal reps
 }
 
@@ -424,7 +428,8 @@ TEST(GbenchReporter, ReadByGoogleBenchmarksOwnTools) {
   TempDir dir;
   const std::string path = dir.file("gbench.json");
   {
-    auto rep = make_gbench_reporter(path, nlohmann::json::object());
+    // With the labels that name the sync method: the tools read them as any benchmark's label.
+    auto rep = make_gbench_reporter(path, {{"options", {{"sync", "none"}}}});
     rep->add(make_row(pingpong_point(), {}, false, {}, 0, true, false));
     rep->add(make_row(gather_point(), {}, false, {}, 0, false, true));
     rep->finish();
@@ -828,13 +833,16 @@ TEST(BusyNote, OnlyWhenThereIsSomethingToSay) {
 
 TEST(LiveReporter, OneFlushedLinePerRowAndAHeaderPerOp) {
   const Row contended = summary_row("shm-staged", 1024, 0.75, 0, true);
-  EXPECT_EQ(live_header(OpKind::kPingpong),
-            "#  backend          op            np    bytes       RTT_us      bw_GBps  flags\n");
-  EXPECT_EQ(live_header(OpKind::kBarrier),
-            "#  backend          op            np    bytes      time_us      bw_GBps  flags\n");
+  EXPECT_EQ(live_header(OpKind::kPingpong, Sync::kNone),
+            "#  backend          op            np    bytes       RTT_us      bw_GBps  flags  "
+            "sync=none\n");
+  EXPECT_EQ(live_header(OpKind::kBarrier, Sync::kBarrier),
+            "#  backend          op            np    bytes      time_us      bw_GBps  flags  "
+            "sync=barrier\n");
   // An op name longer than the column widens it under that op's header, and in its rows.
-  EXPECT_EQ(live_header(OpKind::kPutFenceBw),
-            "#  backend          op             np    bytes      time_us      bw_GBps  flags\n");
+  EXPECT_EQ(live_header(OpKind::kPutFenceBw, Sync::kNone),
+            "#  backend          op             np    bytes      time_us      bw_GBps  flags  "
+            "sync=none\n");
   PointResult window = pingpong_point();  // a window of 64 puts of 8 B in 2 us: 0.256 GB/s
   window.args.op = OpKind::kPutFenceBw;
   window.args.bytes = 8;
@@ -851,7 +859,7 @@ TEST(LiveReporter, OneFlushedLinePerRowAndAHeaderPerOp) {
   EXPECT_EQ(live_line(inter, true),
             "   mpi inter        pingpong       2        8       60.000       0.0003\n");
 
-  auto rep = make_live_reporter(false);
+  auto rep = make_live_reporter(false, Sync::kBarrier);
   testing::internal::CaptureStdout();
   rep->add(summary_row("mpi", 8, 0.944));
   rep->add(contended);
@@ -859,12 +867,14 @@ TEST(LiveReporter, OneFlushedLinePerRowAndAHeaderPerOp) {
   rep->add(summary_row("mpi", 16, 1.0));
   rep->finish();
   EXPECT_EQ(testing::internal::GetCapturedStdout(),
-            live_header(OpKind::kPingpong) + live_line(summary_row("mpi", 8, 0.944), false) +
-                live_line(contended, false) + live_header(OpKind::kBroadcast) +
-                live_line(np_row("mpi", 2, 1500.0), false) + live_header(OpKind::kPingpong) +
+            live_header(OpKind::kPingpong, Sync::kBarrier) +
+                live_line(summary_row("mpi", 8, 0.944), false) + live_line(contended, false) +
+                live_header(OpKind::kBroadcast, Sync::kBarrier) +
+                live_line(np_row("mpi", 2, 1500.0), false) +
+                live_header(OpKind::kPingpong, Sync::kBarrier) +
                 live_line(summary_row("mpi", 16, 1.0), false) + "\n");
 
-  auto nothing = make_live_reporter(false);
+  auto nothing = make_live_reporter(false, Sync::kNone);
   testing::internal::CaptureStdout();
   nothing->finish();
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "");  // no blank line without rows

@@ -1,0 +1,206 @@
+// Starting, waiting for and reading back the job of one --mpi-variant.
+#include "harness/variant_job.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/point_result_json.hpp"
+#include "harness/ucx_log.hpp"
+
+extern char** environ;
+
+namespace comops {
+namespace {
+
+constexpr const char* kJobVar = "COMOPS_VARIANT_JOB";
+constexpr const char* kProbeVar = "COMOPS_VARIANT_PROBE";
+constexpr const char* kPointsFile = "points.jsonl";
+constexpr const char* kOutputFile = "output.txt";
+
+// Variables of the calling MPI job (and of comops' supervisor) that must not reach the new job:
+// its launcher and ranks would take them for their own.
+bool job_variable(const std::string& name) {
+  for (const char* prefix : {"PMI_", "PMIX_", "HYDRA_", "HYDI_", "OMPI_COMM_WORLD_", "MPI_LOCAL"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return name == "COMOPS_LAUNCHED" || name == "COMOPS_RUN_DIR" || name == kJobVar ||
+         name == kProbeVar;
+}
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Why the job failed, from its output: its comops error line (without "comops: error: "), else
+// UCX's first error (UCX refused the variant's settings at MPI_Init), else the MPI library's
+// first fatal error line; "" when there is none.
+std::string error_line(const std::string& output) {
+  std::string comops, ucx, mpi;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("comops: error: ", 0) == 0) comops = line.substr(15);
+    if (const auto at = line.find("UCX  ERROR "); at != std::string::npos && ucx.empty())
+      ucx = "UCX: " + line.substr(at + 11);
+    if (line.find("Fatal error") != std::string::npos && mpi.empty()) mpi = line;
+  }
+  return !comops.empty() ? comops : !ucx.empty() ? ucx : mpi;
+}
+
+std::string self_path() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) throw RuntimeError("cannot find the comops executable to start a variant's job");
+  self[n] = '\0';
+  return self;
+}
+
+nlohmann::json inherited_ucx_env() {
+  nlohmann::json env = nlohmann::json::object();
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (entry.rfind("UCX_", 0) == 0 && eq != std::string::npos)
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return env;
+}
+
+}  // namespace
+
+std::string variant_job_dir() {
+  const char* dir = std::getenv(kJobVar);
+  return dir != nullptr ? dir : "";
+}
+
+bool variant_job_probe() { return std::getenv(kProbeVar) != nullptr; }
+
+void write_variant_point(const std::string& dir, const PointResult& point) {
+  std::ofstream out(std::filesystem::path(dir) / kPointsFile, std::ios::app);
+  out << point_result_to_json(point).dump() << "\n";
+  out.flush();
+  if (!out) throw RuntimeError(fmt::format("cannot write the variant's points into {}", dir));
+}
+
+VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
+                           const std::vector<std::string>& arguments, const MpiVariant& variant,
+                           bool probe) {
+  const std::string label = variant.name.empty() ? "mpi" : variant.label();
+  std::error_code ec;
+  std::string dir = (std::filesystem::temp_directory_path(ec) / "comops-variant.XXXXXX").string();
+  if (ec || ::mkdtemp(dir.data()) == nullptr)
+    throw RuntimeError(
+        fmt::format("{}: cannot create a directory for its job: {}", label, std::strerror(errno)));
+  struct RemoveDir {
+    std::string path;
+    ~RemoveDir() {
+      std::error_code e;
+      std::filesystem::remove_all(path, e);
+    }
+  } remove_dir{dir};
+
+  std::vector<std::string> words = launcher;
+  words.insert(words.end(), {"-n", std::to_string(np), self_path()});
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char*> args;
+  for (auto& w : words) args.push_back(w.data());
+  args.push_back(nullptr);
+  // The environment, built before fork (the child only calls exec).
+  std::vector<std::string> env;
+  bool own_log = true;
+  for (const auto& [var, value] : variant.env)
+    own_log &= var != "UCX_LOG_LEVEL" && var != "UCX_LOG_FILE";
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = job_variable(name);
+    for (const auto& [var, value] : variant.env) replaced |= var == name;
+    if (own_log) replaced |= name == "UCX_LOG_LEVEL" || name == "UCX_LOG_FILE";
+    if (!replaced) env.push_back(entry);
+  }
+  for (const auto& [var, value] : variant.env) env.push_back(var + "=" + value);
+  if (own_log) {
+    env.push_back("UCX_LOG_LEVEL=info");
+    env.push_back("UCX_LOG_FILE=" + dir + "/ucx.%h.%p.log");
+  }
+  env.push_back(std::string(kJobVar) + "=" + dir);
+  if (probe) env.push_back(std::string(kProbeVar) + "=1");
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string output_path = dir + "/" + kOutputFile;
+  const int output = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (output < 0 || null < 0)
+    throw RuntimeError(
+        fmt::format("{}: cannot open {}: {}", label, output_path, std::strerror(errno)));
+
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(output);
+    ::close(null);
+    throw RuntimeError(fmt::format("{}: cannot start its job: {}", label, std::strerror(errno)));
+  }
+  if (child == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the variant's job ends with the rank that started it
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(output, STDOUT_FILENO);
+    ::dup2(output, STDERR_FILENO);
+    ::execve(args[0], args.data(), envp.data());
+    const std::string line =
+        fmt::format("comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
+    (void)!::write(STDERR_FILENO, line.data(), line.size());
+    ::_exit(127);
+  }
+  ::close(output);
+  ::close(null);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string text = read_text(output_path);
+  // Exit code 1 is wrong results: its points carry them (the W flag, the run's exit code).
+  if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+    const std::string how = WIFEXITED(status)
+                                ? fmt::format("exit code {}", WEXITSTATUS(status))
+                                : fmt::format("killed by signal {}", WTERMSIG(status));
+    const std::string why = error_line(text + read_ucx_logs(dir));  // UCX logs its errors there
+    throw RuntimeError(why.empty() ? fmt::format("{}: its job failed with {}", label, how)
+                                   : fmt::format("{}: its job failed ({}): {}", label, how, why));
+  }
+  VariantRun run;
+  std::istringstream points(read_text(std::filesystem::path(dir) / kPointsFile));
+  for (std::string line; std::getline(points, line);) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw RuntimeError(
+          fmt::format("{}: a point of its job does not read back: {}", label, e.what()));
+    }
+    run.points.push_back(point_result_from_json(j));
+    run.points.back().backend = label;
+  }
+  nlohmann::json set = nlohmann::json::object();
+  for (const auto& [var, value] : variant.env) set[var] = value;
+  run.context = {{"label", label},
+                 {"env", set},
+                 {"inherited_ucx_env", inherited_ucx_env()},
+                 {"ucx", ucx_usage(read_ucx_logs(dir))}};
+  return run;
+}
+
+}  // namespace comops

@@ -1,0 +1,110 @@
+// The pieces of a variant's job that need no MPI: reading UCX's endpoint log
+// (harness/ucx_log.hpp) and a measured point's round trip through JSON
+// (harness/point_result_json.hpp).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "comops/op.hpp"
+#include "harness/point_result_json.hpp"
+#include "harness/ucx_log.hpp"
+#include "temp_dir.hpp"
+
+namespace comops {
+namespace {
+
+// UCX 1.13.1's lines at UCX_LOG_LEVEL=info, two ranks (MPICH 4.0.2 on this machine).
+constexpr const char* kRank0 =
+    "[1796044770.592409] [vm:27831:0]     ucp_context.c:1849 UCX  INFO  Version 1.13.1\n"
+    "[1796044770.887322] [vm:27831:0]      ucp_worker.c:1763 UCX  INFO    ep_cfg[0]: "
+    "tag(self/memory0 cma/memory) rma(self/memory0 sysv/memory posix/memory) am(self/memory0 "
+    "cma/memory)\n"
+    "[1796044770.887623] [vm:27831:0]      ucp_worker.c:1763 UCX  INFO    ep_cfg[1]: "
+    "tag(sysv/memory cma/memory) rma(sysv/memory posix/memory) am(sysv/memory cma/memory)\n";
+constexpr const char* kRank1 =
+    "[1796044770.903135] [vm:27832:0]      ucp_worker.c:1763 UCX  INFO    ep_cfg[0]: "
+    "tag(sysv/memory cma/memory) rma(sysv/memory posix/memory) am(sysv/memory cma/memory)  \n";
+
+TEST(UcxLog, EndpointConfigsAndTransports) {
+  const auto configs = ucx_endpoint_configs(std::string(kRank0) + kRank1);
+  ASSERT_EQ(configs.size(), 2u);  // rank 1's endpoint equals rank 0's second one
+  EXPECT_EQ(configs[0],
+            "tag(self/memory0 cma/memory) rma(self/memory0 sysv/memory posix/memory) "
+            "am(self/memory0 cma/memory)");
+  EXPECT_EQ(configs[1],
+            "tag(sysv/memory cma/memory) rma(sysv/memory posix/memory) am(sysv/memory cma/memory)");
+  EXPECT_EQ(ucx_transports(configs), (std::vector<std::string>{"cma", "posix", "self", "sysv"}));
+  EXPECT_EQ(ucx_transports({"tag(tcp/lo self/memory0) am(tcp/eth0)"}),
+            (std::vector<std::string>{"self", "tcp"}));
+  EXPECT_TRUE(ucx_endpoint_configs("UCX  INFO  Version 1.13.1\n").empty());
+}
+
+TEST(UcxLog, UsageFromTheFilesOfADirectory) {
+  comops_test::TempDir dir;
+  std::ofstream(dir.file("ucx.vm.27831.log")) << kRank0;
+  std::ofstream(dir.file("ucx.vm.27832.log")) << kRank1;
+  std::ofstream(dir.file("points.jsonl")) << "ep_cfg[9]: tag(tcp/lo)\n";  // not a UCX log
+  const nlohmann::json usage = ucx_usage(read_ucx_logs(dir.path().string()));
+  EXPECT_EQ(usage["transports"], (nlohmann::json{"cma", "posix", "self", "sysv"}));
+  EXPECT_EQ(usage["endpoints"].size(), 2u);
+  EXPECT_TRUE(ucx_usage("").is_null());  // no UCX, or the variant logged elsewhere
+}
+
+TEST(PointResultJson, RoundTripsEveryField) {
+  PointResult p;
+  p.backend = "mpi";
+  p.args = Args{OpKind::kScatter, 3, 1024, 128, 0};
+  p.iterations = 20;
+  p.warmup = 2;
+  p.repetitions = 3;
+  p.time_min_us = 1.25;
+  p.time_avg_us = 1.5;
+  p.time_max_us = 2.75;
+  p.rep_max_us = {2.5, 2.75, 3.0};
+  p.percentiles_us = Percentiles{1, 2, 3, 4};
+  p.wrong = 7;
+  p.cores = {0, 1, -1};
+  p.hosts = {"a", "b", "c"};
+  p.nodes = 2;
+  p.pair = Pair::kInter;
+  p.counters = {{"hits", 5}, {"misses", 6}};
+  p.cpu_stall_us = 12.5;
+  p.cpu_stall_window_us = 1000;
+  const PointResult q =
+      point_result_from_json(nlohmann::json::parse(point_result_to_json(p).dump()));
+  EXPECT_EQ(q.backend, "mpi");
+  EXPECT_EQ(q.args.op, OpKind::kScatter);
+  EXPECT_EQ(q.args.np, 3);
+  EXPECT_EQ(q.args.bytes, 1024u);
+  EXPECT_EQ(q.args.count, 128u);
+  EXPECT_EQ(q.iterations, 20);
+  EXPECT_EQ(q.warmup, 2);
+  EXPECT_EQ(q.repetitions, 3);
+  EXPECT_EQ(q.time_min_us, 1.25);
+  EXPECT_EQ(q.time_avg_us, 1.5);
+  EXPECT_EQ(q.time_max_us, 2.75);
+  EXPECT_EQ(q.rep_max_us, p.rep_max_us);
+  ASSERT_TRUE(q.percentiles_us.has_value());
+  EXPECT_EQ(q.percentiles_us->p50, 1);
+  EXPECT_EQ(q.percentiles_us->p90, 2);
+  EXPECT_EQ(q.percentiles_us->p99, 3);
+  EXPECT_EQ(q.percentiles_us->max, 4);
+  EXPECT_EQ(q.wrong, 7);
+  EXPECT_EQ(q.cores, p.cores);
+  EXPECT_EQ(q.hosts, p.hosts);
+  EXPECT_EQ(q.nodes, 2);
+  EXPECT_EQ(q.pair, Pair::kInter);
+  EXPECT_EQ(q.counters, p.counters);
+  EXPECT_EQ(q.cpu_stall_us, 12.5);
+  EXPECT_EQ(q.cpu_stall_window_us, 1000);
+
+  PointResult bare;
+  const PointResult b = point_result_from_json(point_result_to_json(bare));
+  EXPECT_FALSE(b.percentiles_us.has_value());
+  EXPECT_FALSE(b.cpu_stall_us.has_value());
+  EXPECT_THROW(point_result_from_json({{"backend", "mpi"}}), RuntimeError);
+}
+
+}  // namespace
+}  // namespace comops

@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "comops/op.hpp"
+#include "harness/launcher.hpp"
 #include "harness/reporter.hpp"
 
 namespace comops {
@@ -97,6 +98,17 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
         "job; the rows measured before are in the output files",
         who, m[3].str());
   }
+  // Open MPI's mpiexec names the rank itself (on stderr): "mpiexec noticed that process rank 3
+  // with PID 4711 on node h2 exited on signal 9 (Killed)."
+  static const std::regex ompi(
+      R"(noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+))");
+  if (std::regex_search(err, m, ompi)) {
+    *code = 3;
+    return fmt::format(
+        "comops: error: lost rank {} (pid {} on host {}): it was killed by signal {} and the "
+        "launcher ended the job; the rows measured before are in the output files",
+        m[1].str(), m[2].str(), m[3].str(), m[4].str());
+  }
   if (WIFSIGNALED(status)) {
     *code = 3;
     return fmt::format("comops: error: the launcher was killed by signal {}", WTERMSIG(status));
@@ -151,6 +163,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   std::vector<char*> args;
   for (auto& w : words) args.push_back(w.data());
   args.push_back(nullptr);
+  const auto settings = launcher_environment(::geteuid() == 0);
 
   // The launcher's stdout and stderr pass through pipes: Hydra reports a process that ended
   // badly on stdout, the ranks' errors come on stderr.
@@ -167,6 +180,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
     ::setenv(kLaunchedVar, "1", 1);
     ::setenv(kRunDirVar, run_dir.c_str(), 1);
+    for (const auto& [name, value] : settings) ::setenv(name.c_str(), value.c_str(), 0);
     ::execv(launcher[0].c_str(), args.data());
     fmt::print(stderr, "comops: error: cannot start {}: {}\n", launcher[0], std::strerror(errno));
     ::_exit(127);

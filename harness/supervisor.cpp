@@ -18,9 +18,11 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "comops/op.hpp"
 #include "harness/launcher.hpp"
+#include "harness/launcher_notices.hpp"
 #include "harness/reporter.hpp"
 
 namespace comops {
@@ -201,10 +203,20 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   int out_error = 0;  // the first failed write to our stdout (the tables are lost there)
   const int to[2] = {STDOUT_FILENO, STDERR_FILENO};
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  // Open MPI's boxed notices that repeat a non-zero exit code leave stderr (launcher_notices.hpp).
+  LauncherNoticeFilter notices;
   auto pass = [&](int i) {
     char buf[4096];
     const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
     if (n > 0) {
+      if (i == 1) {
+        const std::string text = notices.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+        if (!text.empty() && ::write(STDERR_FILENO, text.data(), text.size()) < 0) {
+          // stderr is gone: nothing to report it on
+        }
+        if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
+        return true;
+      }
       const ssize_t w = ::write(to[i], buf, static_cast<std::size_t>(n));
       if (i == 0 && w != n && out_error == 0) out_error = w < 0 ? errno : EIO;
       if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
@@ -227,6 +239,10 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
       ::fcntl(fds[i].fd, F_SETFL, O_NONBLOCK);
       while (fds[i].fd >= 0 && pass(i)) {
       }
+    }
+  if (const std::string rest = notices.flush(); !rest.empty())
+    if (::write(STDERR_FILENO, rest.data(), rest.size()) < 0) {
+      // stderr is gone: nothing to report it on
     }
   ::close(out_pipe[0]);
   ::close(err_pipe[0]);

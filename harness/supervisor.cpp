@@ -106,10 +106,22 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
       R"(noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+))");
   if (std::regex_search(err, m, ompi)) {
     *code = 3;
+    // Open MPI 4.1 may report PID 0: the rank table, when there is one, knows the process.
+    const int rank = std::stoi(m[1].str());
+    std::string pid = m[2].str(), host = m[3].str();
+    try {
+      for (const auto& r : nlohmann::json::parse(rank_table.empty() ? "[]" : rank_table))
+        if (pid == "0" && r.at("rank").get<int>() == rank) {
+          pid = std::to_string(r.at("pid").get<long>());
+          host = r.at("host").get<std::string>();
+        }
+    } catch (const std::exception&) {
+      // no usable table: Open MPI's own pid and host
+    }
     return fmt::format(
         "comops: error: lost rank {} (pid {} on host {}): it was killed by signal {} and the "
         "launcher ended the job; the rows measured before are in the output files",
-        m[1].str(), m[2].str(), m[3].str(), m[4].str());
+        rank, pid, host, m[4].str());
   }
   if (WIFSIGNALED(status)) {
     *code = 3;

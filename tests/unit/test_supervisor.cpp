@@ -58,6 +58,15 @@ TEST(JudgeJob, LostRankUnderOpenMpiIsNamedByItsReport) {
   EXPECT_EQ(code, 3);
   EXPECT_EQ(judge_job(137 << 8, report, "", 0, &code).rfind("comops: error: lost rank 3 ", 0),
             0u);  // the rank is Open MPI's: no rank table needed
+  // Open MPI 4.1 may report PID 0: the rank table's process and host then.
+  std::string pid0 = report;
+  pid0.replace(pid0.find("PID 4711"), 8, "PID 0");
+  EXPECT_EQ(
+      judge_job(137 << 8, pid0, kTable, 0, &code)
+          .rfind("comops: error: lost rank 3 (pid 103 on host h2): it was killed by signal 9", 0),
+      0u);
+  EXPECT_EQ(judge_job(137 << 8, pid0, "", 0, &code).rfind("comops: error: lost rank 3 (pid 0 ", 0),
+            0u);
 }
 
 TEST(JudgeJob, SignalsForwardedGiveShellCodes) {

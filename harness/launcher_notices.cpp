@@ -10,9 +10,10 @@ namespace {
 constexpr std::string_view kRule =
     "--------------------------------------------------------------------------";
 
-// The notices that only repeat a non-zero exit code comops already explained.
+// The notices that only repeat a non-zero exit code or an abort comops already explained.
 bool redundant(std::string_view box) {
   return box.find("returned\na non-zero exit code") != std::string_view::npos ||
+         box.find("MPI_ABORT was invoked on rank") != std::string_view::npos ||
          box.find("exited with non-zero status, thus causing") != std::string_view::npos;
 }
 

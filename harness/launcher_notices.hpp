@@ -1,7 +1,8 @@
 // The launcher's own end-of-job notices that repeat what comops already said in its one line:
 // Open MPI's mpiexec prints, after ranks exited with a non-zero code (comops' agreed 1, 2 or 3),
 // two boxed notices ("Primary job terminated normally, but 1 process returned a non-zero exit
-// code..." and "... detected that one or more processes exited with non-zero status..."). The
+// code..." and "... detected that one or more processes exited with non-zero status...") and,
+// after a participant's failure aborted the job, "MPI_ABORT was invoked on rank 1 ...". The
 // supervisor (harness/supervisor.cpp) passes the launcher's stderr through this filter, which
 // drops exactly those boxes and passes everything else on at once, byte for byte.
 #pragma once

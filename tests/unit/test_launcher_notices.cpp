@@ -24,6 +24,12 @@ const std::string kLost = kRule +
                           "exited on signal 9 (Killed).\n" +
                           kRule + "\n";
 
+const std::string kAbort = kRule +
+                           "\nMPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD\nwith "
+                           "errorcode 3.\n\nNOTE: invoking MPI_ABORT causes Open MPI to kill all "
+                           "MPI processes.\n" +
+                           kRule + "\n";
+
 // Feeds `text` in pieces of `step` bytes; returns all that was passed on, flush included.
 std::string filtered(const std::string& text, std::size_t step) {
   LauncherNoticeFilter f;
@@ -37,6 +43,7 @@ TEST(LauncherNotices, DropsTheNonZeroExitBoxesOnly) {
   for (std::size_t step : {1u, 7u, 75u, 4096u}) {
     EXPECT_EQ(filtered(line + kNonZero, step), line) << step;
     EXPECT_EQ(filtered(kNonZero + line, step), line) << step;
+    EXPECT_EQ(filtered(line + kAbort, step), line) << step;
     // The report of a lost rank stays (comops reads it, and it says more than the exit code).
     EXPECT_EQ(filtered(line + kLost + kNonZero, step), line + kLost) << step;
     // Dashes that open no box, progress lines without a newline, and a box cut short pass on.

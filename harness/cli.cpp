@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "harness/help_formatter.hpp"
+#include "harness/launcher.hpp"
 #include "harness/op_selection.hpp"
 #include "harness/ops.hpp"
 #include "harness/sizes.hpp"
@@ -258,7 +259,9 @@ Config parse_command_line(int argc, char** argv,
       ->type_name("MODE");
   app.add_option("--mpiexec", c.mpiexec,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
-                 "\"mpiexec -f hosts\" (default: $COMOPS_MPIEXEC, else mpiexec)")
+                 "\"mpiexec -f hosts\"; the built MPI's launcher here: " +
+                     std::string(kDefaultMpiexec) +
+                     " (default: $COMOPS_MPIEXEC, else the built MPI's launcher)")
       ->type_name("CMD");
   std::vector<std::string> variant_texts;
   app.add_option("--mpi-variant", variant_texts,

@@ -2,6 +2,7 @@
 #include "harness/launcher.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,9 @@
 #include "comops/op.hpp"
 
 namespace comops {
+
+const char* const kDefaultMpiexec = COMOPS_DEFAULT_MPIEXEC;
+
 namespace {
 
 bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
@@ -32,7 +36,7 @@ std::string find_mpiexec(const std::string& requested) {
   std::string name = requested;
   if (name.empty()) {
     const char* env = std::getenv("COMOPS_MPIEXEC");
-    name = env != nullptr && *env != '\0' ? env : "mpiexec";
+    name = env != nullptr && *env != '\0' ? env : kDefaultMpiexec;
   }
   if (name.find('/') != std::string::npos) {
     if (executable(name)) return name;
@@ -79,6 +83,21 @@ void check_launch_size(int processes, const LaunchSlots& slots) {
       unit, limit, processes));
 }
 
+std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_root) {
+  std::vector<std::pair<std::string, std::string>> settings;
+#ifdef OPEN_MPI
+  settings = {{"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+              {"OMPI_MCA_hwloc_base_binding_policy", "none"}};
+  if (as_root)
+    settings.insert(settings.end(),
+                    {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}});
+#else
+  (void)as_root;
+#endif
+  std::erase_if(settings, [](const auto& s) { return std::getenv(s.first.c_str()) != nullptr; });
+  return settings;
+}
+
 std::vector<std::string> launcher_command(const std::string& requested) {
   std::string text = requested;
   if (text.empty()) {
@@ -88,9 +107,34 @@ std::vector<std::string> launcher_command(const std::string& requested) {
   std::vector<std::string> words;
   std::istringstream in(text);
   for (std::string w; in >> w;) words.push_back(w);
-  if (words.empty()) words.push_back("mpiexec");
+  if (words.empty()) words.push_back(kDefaultMpiexec);
   words[0] = find_mpiexec(words[0]);
+  check_launcher_flags(words);
   return words;
+}
+
+void check_launcher_flags(const std::vector<std::string>& words) {
+#ifdef OPEN_MPI
+  // Hydra's flags that Open MPI's mpiexec does not take, and what it takes instead.
+  static const std::pair<const char*, const char*> kHydraOnly[] = {
+      {"-f", "--hostfile FILE"},
+      {"-launcher", "--mca plm_rsh_agent PROGRAM (with -launcher-exec)"},
+      {"-launcher-exec", "--mca plm_rsh_agent PROGRAM"},
+      {"-iface", "--mca btl_tcp_if_include IFACE --mca oob_tcp_if_include IFACE"},
+      {"-genv", "-x VAR=VALUE"},
+      {"-genvall", "-x VAR for each variable"},
+      {"-ppn", "--npernode N"},
+  };
+  for (std::size_t i = 1; i < words.size(); ++i)
+    for (const auto& [hydra, ompi] : kHydraOnly)
+      if (words[i] == hydra)
+        throw UsageError(fmt::format(
+            "launcher option {} is MPICH Hydra's; this comops is built against Open MPI, whose "
+            "mpiexec takes {}",
+            hydra, ompi));
+#else
+  (void)words;
+#endif
 }
 
 }  // namespace comops

@@ -3,14 +3,20 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace comops {
 
+/// The launcher of the MPI comops was built against (-DCOMOPS_MPI): "mpiexec" for MPICH, Open MPI's
+/// own ("mpiexec.openmpi" on Debian) for Open MPI, so that a system whose mpiexec is MPICH's never
+/// starts an Open MPI comops.
+extern const char* const kDefaultMpiexec;
+
 /// True when this process was started by an MPI launcher (mpiexec/hydra, srun, Open MPI, PMIx).
 bool under_launcher();
 
-/// The launcher to use: `requested` if given, else $COMOPS_MPIEXEC, else "mpiexec"; resolved
+/// The launcher to use: `requested` if given, else $COMOPS_MPIEXEC, else kDefaultMpiexec; resolved
 /// on PATH. Throws RuntimeError when it cannot be found.
 std::string find_mpiexec(const std::string& requested);
 
@@ -34,9 +40,25 @@ LaunchSlots launch_slots(int cores);
 /// limited.
 void check_launch_size(int processes, const LaunchSlots& slots);
 
-/// The launcher command: `requested`, else $COMOPS_MPIEXEC, else "mpiexec", split at white space
-/// into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved as
-/// find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty.
+/// Settings the launcher comops starts itself under gets in its environment, for the MPI comops
+/// was built against; each only where the environment does not set that variable already (the
+/// user's choice wins). MPICH's Hydra needs none. Open MPI's mpiexec gets
+/// OMPI_MCA_rmaps_base_oversubscribe=1 (it refuses more processes than cores otherwise; Hydra
+/// oversubscribes and comops limits itself to kMaxLaunchedPerCore),
+/// OMPI_MCA_hwloc_base_binding_policy =none (comops binds its participants itself; Open MPI would
+/// bind each rank to a core, which hides the others from it) and, when `as_root`,
+/// OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (it refuses root otherwise).
+std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_root);
+
+/// The launcher command: `requested`, else $COMOPS_MPIEXEC, else kDefaultMpiexec, split at white
+/// space into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved
+/// as find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty, and
+/// UsageError when check_launcher_flags refuses it.
 std::vector<std::string> launcher_command(const std::string& requested);
+
+/// In a comops built against Open MPI: refuses (UsageError, naming Open MPI's counterpart) an
+/// option of MPICH's Hydra that Open MPI's mpiexec does not take (-f, -launcher, -launcher-exec,
+/// -iface, -genv, -genvall, -ppn) in the launcher command `words`. Does nothing for MPICH.
+void check_launcher_flags(const std::vector<std::string>& words);
 
 }  // namespace comops

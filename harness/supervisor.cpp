@@ -18,8 +18,11 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "comops/op.hpp"
+#include "harness/launcher.hpp"
+#include "harness/launcher_notices.hpp"
 #include "harness/reporter.hpp"
 
 namespace comops {
@@ -97,6 +100,29 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
         "job; the rows measured before are in the output files",
         who, m[3].str());
   }
+  // Open MPI's mpiexec names the rank itself (on stderr): "mpiexec noticed that process rank 3
+  // with PID 4711 on node h2 exited on signal 9 (Killed)."
+  static const std::regex ompi(
+      R"(noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+))");
+  if (std::regex_search(err, m, ompi)) {
+    *code = 3;
+    // Open MPI 4.1 may report PID 0: the rank table, when there is one, knows the process.
+    const int rank = std::stoi(m[1].str());
+    std::string pid = m[2].str(), host = m[3].str();
+    try {
+      for (const auto& r : nlohmann::json::parse(rank_table.empty() ? "[]" : rank_table))
+        if (pid == "0" && r.at("rank").get<int>() == rank) {
+          pid = std::to_string(r.at("pid").get<long>());
+          host = r.at("host").get<std::string>();
+        }
+    } catch (const std::exception&) {
+      // no usable table: Open MPI's own pid and host
+    }
+    return fmt::format(
+        "comops: error: lost rank {} (pid {} on host {}): it was killed by signal {} and the "
+        "launcher ended the job; the rows measured before are in the output files",
+        rank, pid, host, m[4].str());
+  }
   if (WIFSIGNALED(status)) {
     *code = 3;
     return fmt::format("comops: error: the launcher was killed by signal {}", WTERMSIG(status));
@@ -151,6 +177,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   std::vector<char*> args;
   for (auto& w : words) args.push_back(w.data());
   args.push_back(nullptr);
+  const auto settings = launcher_environment(::geteuid() == 0);
 
   // The launcher's stdout and stderr pass through pipes: Hydra reports a process that ended
   // badly on stdout, the ranks' errors come on stderr.
@@ -167,6 +194,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
     ::setenv(kLaunchedVar, "1", 1);
     ::setenv(kRunDirVar, run_dir.c_str(), 1);
+    for (const auto& [name, value] : settings) ::setenv(name.c_str(), value.c_str(), 0);
     ::execv(launcher[0].c_str(), args.data());
     fmt::print(stderr, "comops: error: cannot start {}: {}\n", launcher[0], std::strerror(errno));
     ::_exit(127);
@@ -187,10 +215,20 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   int out_error = 0;  // the first failed write to our stdout (the tables are lost there)
   const int to[2] = {STDOUT_FILENO, STDERR_FILENO};
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  // Open MPI's boxed notices that repeat a non-zero exit code leave stderr (launcher_notices.hpp).
+  LauncherNoticeFilter notices;
   auto pass = [&](int i) {
     char buf[4096];
     const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
     if (n > 0) {
+      if (i == 1) {
+        const std::string text = notices.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+        if (!text.empty() && ::write(STDERR_FILENO, text.data(), text.size()) < 0) {
+          // stderr is gone: nothing to report it on
+        }
+        if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
+        return true;
+      }
       const ssize_t w = ::write(to[i], buf, static_cast<std::size_t>(n));
       if (i == 0 && w != n && out_error == 0) out_error = w < 0 ? errno : EIO;
       if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
@@ -213,6 +251,10 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
       ::fcntl(fds[i].fd, F_SETFL, O_NONBLOCK);
       while (fds[i].fd >= 0 && pass(i)) {
       }
+    }
+  if (const std::string rest = notices.flush(); !rest.empty())
+    if (::write(STDERR_FILENO, rest.data(), rest.size()) < 0) {
+      // stderr is gone: nothing to report it on
     }
   ::close(out_pipe[0]);
   ::close(err_pipe[0]);

@@ -93,23 +93,43 @@ def _check_row(path, index, row):
 
 
 INTER_SUFFIX = " inter"  # an inter-node ping-pong's backend in a key: "mpi inter"
+# Backend families whose processes and messages are MPI's: their rows depend on the MPI library
+# comops was built against (MPICH or Open MPI); shm's threads do not.
+MPI_FAMILIES = ("mpi", "swcc")
+# Set by merge() on the rows of MPI_FAMILIES when the merged files come from different MPI
+# libraries: the short library name, which key() appends to the backend ("mpi [Open MPI 4.1.4]").
+LIBRARY_FIELD = "_mpi_library"
+_LABEL = re.compile(r"(?P<name>\S*?)(?P<inter> inter)?(?: \[(?P<library>.*)\])?")
 
 
 def key(row):
     """The identity of a point: (backend, op, np, bytes). An inter-node ping-pong pair
-    (row "pair": "inter") is its own backend, "mpi inter", beside the intra-node "mpi"."""
+    (row "pair": "inter") is its own backend, "mpi inter", beside the intra-node "mpi"; a row
+    that merge() gave its file's MPI library names it last: "mpi inter [Open MPI 4.1.4]"."""
     backend = row["backend"] + (INTER_SUFFIX if row.get("pair") == "inter" else "")
+    if row.get(LIBRARY_FIELD):
+        backend += f" [{row[LIBRARY_FIELD]}]"
     return (backend, row["op"], row["np"], row["bytes"])
+
+
+def split_label(label):
+    """A key's backend in its parts: (backend, inter, library): 'mpi inter [Open MPI 4.1.4]' ->
+    ('mpi', True, 'Open MPI 4.1.4'); 'swcc-64' -> ('swcc-64', False, '')."""
+    match = _LABEL.fullmatch(label)
+    if not match:  # a label of another shape (spaces inside): all name
+        return label, False, ""
+    return match.group("name"), bool(match.group("inter")), match.group("library") or ""
 
 
 def key_name(point):
     """'mpi/pingpong/np:2/bytes:8' ('.../pair:inter' for an inter-node pair), the name comops'
-    gbench JSON gives the same point."""
+    gbench JSON gives the same point; a row labelled with its MPI library keeps it:
+    'mpi [Open MPI 4.1.4]/pingpong/np:2/bytes:8'."""
     backend, op, np_, nbytes = point
-    pair = ""
-    if backend.endswith(INTER_SUFFIX):
-        backend, pair = backend[: -len(INTER_SUFFIX)], "/pair:inter"
-    return f"{backend}/{op}/np:{np_}/bytes:{nbytes}{pair}"
+    name, inter, library = split_label(backend)
+    pair = "/pair:inter" if inter else ""
+    library = f" [{library}]" if library else ""
+    return f"{name}{library}/{op}/np:{np_}/bytes:{nbytes}{pair}"
 
 
 def op_order(op):
@@ -119,13 +139,13 @@ def op_order(op):
 
 def backend_order(label):
     """Sort key of a backend label: by family, then a numeric variant by its number (swcc-8,
-    swcc-64, swcc-4096), then the named ones (swcc-sc); "mpi inter" right after "mpi"."""
-    inter = label.endswith(INTER_SUFFIX)
-    name = label[: -len(INTER_SUFFIX)] if inter else label
+    swcc-64, swcc-4096), then the named ones (swcc-sc), then the MPI library ("mpi [MPICH 4.0.2]"
+    before "mpi [Open MPI 4.1.4]"); "mpi inter" right after "mpi"."""
+    name, inter, library = split_label(label)
     family, _, variant = name.partition("-")
     if variant.isdigit():
-        return (family, 1, int(variant), "", inter)
-    return (family, 0 if not variant else 2, 0, variant, inter)
+        return (family, 1, int(variant), "", library, inter)
+    return (family, 0 if not variant else 2, 0, variant, library, inter)
 
 
 def backend_family(label):
@@ -141,10 +161,15 @@ def sort_key(point):
 class Results:
     """One comops results file, or several merged: context plus rows keyed by key()."""
 
-    def __init__(self, paths, context, rows):
+    def __init__(self, paths, context, rows, libraries=None):
         self.paths = paths      # the files it came from, in order
         self.context = context  # dict (of the first file, merged limits and options)
         self.rows = rows        # {(backend, op, np, bytes): row dict}
+        # the short MPI library names of the files (short_mpi_library), distinct, in file order
+        if libraries is None:
+            library = short_mpi_library(context.get("mpi_library"))
+            libraries = [library] if library else []
+        self.libraries = libraries
 
     def points(self):
         return sorted(self.rows, key=sort_key)
@@ -332,14 +357,42 @@ def load(path):
     return Results([path], context, rows)
 
 
+def label_libraries(results, note=None):
+    """Results as given, or, when they come from more than one MPI library (context.mpi_library,
+    shortened), copies in which every row of MPI_FAMILIES carries its file's library (key():
+    "mpi [MPICH 4.0.2 (ch4:ucx)]" beside "mpi [Open MPI 4.1.4]"), said through note(text).
+    Rows of a file that names no library, and shm's, keep their labels."""
+    libraries = []
+    for r in results:
+        libraries += [lib for lib in r.libraries if lib not in libraries]
+    if len(libraries) < 2:
+        return results
+    (note or (lambda text: None))(
+        f"the files come from {len(libraries)} MPI libraries ({', '.join(libraries)}): the rows "
+        f"of {' and '.join(MPI_FAMILIES)} are labelled with theirs")
+    labelled = []
+    for r in results:
+        rows = {}
+        for point, row in r.rows.items():
+            if (len(r.libraries) == 1 and not row.get(LIBRARY_FIELD)
+                    and backend_family(point[0]) in MPI_FAMILIES):
+                row = dict(row, **{LIBRARY_FIELD: r.libraries[0]})
+            rows[key(row)] = row
+        labelled.append(Results(r.paths, r.context, rows, r.libraries))
+    return labelled
+
+
 def merge(results, note=None):
     """Merges Results in order; a later file's row replaces an earlier one with the same key
-    (reported through note(text)). Context: the first file's, with options.np_bytes,
+    (reported through note(text)); files from different MPI libraries keep their MPI rows apart
+    (label_libraries). Context: the first file's, with options.np_bytes,
     options.size_np and limits.cacheline_rtt_us (with its cores and range) taken from the last
     file that has them and the memcpy and aggregate_memcpy limits merged per size (later
     wins)."""
     note = note or (lambda text: None)
-    merged = Results(list(results[0].paths), dict(results[0].context), dict(results[0].rows))
+    results = label_libraries(results, note)
+    merged = Results(list(results[0].paths), dict(results[0].context), dict(results[0].rows),
+                     list(results[0].libraries))
     merged.context["options"] = dict(results[0].options())
     merged.context["limits"] = dict(results[0].limits())
     hosts = {r.context.get("host") for r in results if r.context.get("host")}
@@ -347,6 +400,7 @@ def merge(results, note=None):
         note(f"merging results from different hosts: {', '.join(sorted(hosts))}")
     for later in results[1:]:
         merged.paths.extend(later.paths)
+        merged.libraries += [lib for lib in later.libraries if lib not in merged.libraries]
         for point, row in later.rows.items():
             if point in merged.rows:
                 note(f"{key_name(point)}: {later.paths[0]} replaces the earlier row")

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Compares two comops results files point by point and fails on a significant slowdown.
 
-Points are matched by (backend, op, np, bytes). For each matched point: the baseline and new
+Points are matched by (backend, op, np, bytes), also between runs of different MPI libraries
+(MPICH against Open MPI: the table then names both beside the backends whose processes are MPI's,
+"mpi [MPICH 4.0.2 -> Open MPI 4.1.4]"). For each matched point: the baseline and new
 median headline time (time_us_reps.median; ping-pong: the round trip), ratio = new / baseline,
 and a verdict:
 
@@ -240,6 +242,15 @@ def context_differences(base, new):
     return out
 
 
+def backend_label(backend, base, new):
+    """The backend as the table shows it: as is, or, when the runs come from different MPI
+    libraries, a backend of cr.MPI_FAMILIES with both: "mpi [MPICH 4.0.2 -> Open MPI 4.1.4]"."""
+    if (cr.backend_family(backend) in cr.MPI_FAMILIES and base.libraries and new.libraries
+            and base.libraries != new.libraries):
+        return f"{backend} [{' + '.join(base.libraries)} -> {' + '.join(new.libraries)}]"
+    return backend
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -319,7 +330,8 @@ def main(argv=None):
               "verdict")]
     for p in points:
         note = f" (C {p['contended_in']})" if p["contended_in"] in ("baseline", "new") else ""
-        table.append((p["op"], p["backend"], str(p["np"]), cr.human_bytes(p["bytes"]),
+        table.append((p["op"], backend_label(p["backend"], base, new), str(p["np"]),
+                      cr.human_bytes(p["bytes"]),
                       _fmt(p["base_us"], ".3f"), _fmt(p["new_us"], ".3f"),
                       _fmt(p["ratio"], ".3f"), _fmt(p["p_value"], ".4f"), p["test"],
                       p["verdict"] + note))

@@ -97,13 +97,13 @@ class Figures:
     # -- helpers -------------------------------------------------------------------------------
     def style(self, backend):
         line, marker = FAMILY_STYLE.get(cr.backend_family(backend), ("-.", "D"))
-        return ("--" if backend.endswith(cr.INTER_SUFFIX) else line), marker
+        return ("--" if cr.split_label(backend)[1] else line), marker
 
     def footer(self, fig, extra):
         ctx = self.results.context
         parts = [f"host {ctx.get('host', '?')}", str(ctx.get("date", "?"))[:10],
                  f"comops {ctx.get('comops_version', '?')} ({ctx.get('git_sha', '?')})",
-                 cr.short_mpi_library(ctx.get("mpi_library")), extra]
+                 " + ".join(self.results.libraries), extra]
         fig.text(0.01, 0.01, " | ".join(p for p in parts if p), fontsize=7, color="0.35")
 
     def size_axis(self, ax, sizes):

@@ -2,9 +2,10 @@
 # A rank lost mid-run (SIGKILL) under comops run directly on two nodes (two made-up hosts through
 # the local launcher): the job ends, one comops line names the lost rank and its host, exit 3,
 # and the rows measured before stay on disk as valid JSON.
-# Usage: lost_rank_test.sh COMOPS MPIEXEC
+# Under Open MPI (MPI=openmpi), whose mpiexec has no -launcher-exec to fake hosts with: one node.
+# Usage: lost_rank_test.sh COMOPS MPIEXEC [MPI]   (MPI: mpich, the default, or openmpi)
 set -euo pipefail
-comops=$1 mpiexec=$2
+comops=$1 mpiexec=$2 mpi=${3:-mpich}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/comops-lost-rank.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -14,7 +15,9 @@ export TMPDIR=$work/tmp  # the supervisor's run directory, with the rank table, 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Many repetitions of large broadcasts: the run lasts long enough to lose a rank in the middle.
-"$comops" --mpiexec "$mpiexec -f $work/hosts -launcher ssh -launcher-exec $here/local_launcher.sh" \
+launcher="$mpiexec -f $work/hosts -launcher ssh -launcher-exec $here/local_launcher.sh"
+[[ $mpi == openmpi ]] && launcher=$mpiexec  # comops gives it oversubscription and root itself
+"$comops" --mpiexec "$launcher" \
   --np 4 --backend=mpi --op=broadcast --sizes=8,64K,1M,4M,8M -n 20 -r 200 --no-limits \
   --progress=never --json "$work/r.json" >"$work/out" 2>"$work/err" &
 supervisor=$!

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 #include "cli_runner.hpp"
 
@@ -62,6 +63,19 @@ TEST(BadInput, LaunchersThatRanNothingOrFailedAreRuntimeErrors) {
   const Outcome f = comops(fmt::format("{} --op=barrier --mpiexec=/bin/false", kQuick));
   EXPECT_EQ(f.code, 3);
   EXPECT_EQ(f.err, "comops: error: the launcher failed with exit code 1 before comops started\n");
+}
+
+// A comops built against Open MPI refuses Hydra's own launcher options, naming Open MPI's.
+TEST(BadInput, HydraOptionsOfAnOpenMpiLauncherAreUsageErrors) {
+  if (std::string_view(COMOPS_TEST_MPI) != "openmpi")
+    GTEST_SKIP() << "Hydra's options are MPICH's own; this build's MPI is " << COMOPS_TEST_MPI;
+  const Outcome o =
+      comops(fmt::format("{} --op=barrier --mpiexec='{} -iface br0'", kQuick, COMOPS_MPIEXEC));
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.err,
+            "comops: error: launcher option -iface is MPICH Hydra's; this comops is built against "
+            "Open MPI, whose mpiexec takes --mca btl_tcp_if_include IFACE --mca oob_tcp_if_include "
+            "IFACE\n");
 }
 
 }  // namespace

@@ -313,6 +313,26 @@ class CompareTest(helpers.TempDirTest):
         self.assertEqual(self.report_of(base, new)["context_differences"][0],
                          {"what": "commit", "baseline": "abc1234", "new": "def5678"})
 
+    def test_runs_of_two_mpi_libraries_name_both_in_the_table(self):
+        rows = points({8: BASE_REPS}) + [synth.row("shm-staged", "pingpong", 2, 8, BASE_REPS),
+                                         synth.row("swcc-64", "pingpong", 2, 8, BASE_REPS)]
+        base = synth.write(self.path("base.json"), doc(rows))
+        new = synth.write(self.path("new.json"), {"comops_format": 1, "results": rows,
+                                                  "context": synth.context(
+            mpi_library="Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4")})
+        proc = run_script("compare.py", base, new)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("  MPI  MPICH 4.0.2 -> Open MPI 4.1.4", proc.stdout.splitlines())
+        self.assertEqual([r[:6] for r in table_of(proc.stdout)], [
+            ["pingpong", "mpi", "[MPICH", "4.0.2", "->", "Open"],
+            ["pingpong", "shm-staged", "2", "8", "B", "10.000"],
+            ["pingpong", "swcc-64", "[MPICH", "4.0.2", "->", "Open"]])
+        self.assertIn("pingpong  mpi [MPICH 4.0.2 -> Open MPI 4.1.4]       2   8 B   10.000  "
+                      "10.000  1.000   1.0000  U     same", proc.stdout.splitlines())
+        # one library: the labels as they are
+        proc = run_script("compare.py", base, base)
+        self.assertEqual([r[1] for r in table_of(proc.stdout)], ["mpi", "shm-staged", "swcc-64"])
+
     def test_wrong_results_in_new_fail(self):
         base = points({8: BASE_REPS})
         new = points({8: BASE_REPS}, extra={8: {"wrong": 3}})

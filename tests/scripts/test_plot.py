@@ -322,6 +322,27 @@ class FigureContentTest(helpers.TempDirTest):
         xs, ys = series_of(figures["pingpong-rate-np4"].axes[0])["mpi"]
         self.assertEqual(dict(zip(xs, ys)), {8: 0.01, 64: 0.75, 1024: 0.5, 65536: 2.0})
 
+    def test_files_of_two_mpi_libraries_are_drawn_apart(self):
+        first = synth.write(self.path("a.json"), content_doc())
+        second = synth.write(self.path("b.json"), {
+            "comops_format": 1, "context": synth.context(
+                mpi_library="Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4"),
+            "results": [prow("mpi", "pingpong", 4, 64, 2.0, rate_GBps=0.75),
+                        prow("mpi", "pingpong", 4, 8, 2.0, rate_GBps=0.25)]})
+        results = cr.load_all([first, second])
+        figures = dict(plot.Figures(results).all(None, 819200, lambda text: None))
+        ax = figures["pingpong-rate-np4"].axes[0]
+        series = series_of(ax)
+        self.assertEqual(dict(zip(*series["mpi [Open MPI 4.1.4]"])), {8: 0.25, 64: 0.75})
+        self.assertEqual(series["mpi [MPICH 4.0.2]"][0], sorted(RATE["mpi"]))
+        self.assertNotIn("mpi", series)
+        self.assertEqual(legend_texts(ax)[:5], ["mpi [MPICH 4.0.2]", "mpi inter [MPICH 4.0.2]",
+                                                "mpi [Open MPI 4.1.4]", "shm-staged",
+                                                "swcc-64 [MPICH 4.0.2]"])
+        self.assertEqual(line_of(ax, "mpi inter [MPICH 4.0.2]").get_linestyle(), "--")
+        footer = figures["pingpong-rate-np4"].texts[0].get_text()
+        self.assertIn(" | MPICH 4.0.2 + Open MPI 4.1.4", footer)
+
     def test_rows_outside_the_size_table_are_not_drawn_by_size(self):
         doc = content_doc()
         for r in doc["results"]:

@@ -189,6 +189,58 @@ class LoadTest(helpers.TempDirTest):
         self.assertEqual(sorted(memcpy), sorted(set(synth.SIZES) | {3}))
         self.assertEqual(res.context["host"], "testhost")  # the first file's context
 
+    def test_merge_labels_mpi_rows_of_different_libraries(self):
+        rows = [synth.row(b, "pingpong", 2, 8, [t]) for b, t in
+                (("mpi", 1.0), ("swcc-64", 3.0), ("shm-staged", 0.5))]
+        inter = dict(synth.row("mpi", "pingpong", 2, 8, [5.0]), pair="inter")
+        mpich = {"comops_format": 1, "results": rows + [inter], "context": synth.context(
+            mpi_library="MPICH Version: 4.0.2 MPICH Device: ch4:ucx")}
+        ompi = {"comops_format": 1, "results": [synth.row(r["backend"], "pingpong", 2, 8,
+                                                          [2 * r["rep_times_us"][0]])
+                                                for r in rows], "context": synth.context(
+            mpi_library="Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4")}
+        notes = []
+        res = cr.load_all([synth.write(self.path("a.json"), mpich),
+                           synth.write(self.path("b.json"), ompi)], notes.append)
+        self.assertEqual(sorted(res.rows), [
+            ("mpi [MPICH 4.0.2 (ch4:ucx)]", "pingpong", 2, 8),
+            ("mpi [Open MPI 4.1.4]", "pingpong", 2, 8),
+            ("mpi inter [MPICH 4.0.2 (ch4:ucx)]", "pingpong", 2, 8),
+            ("shm-staged", "pingpong", 2, 8),
+            ("swcc-64 [MPICH 4.0.2 (ch4:ucx)]", "pingpong", 2, 8),
+            ("swcc-64 [Open MPI 4.1.4]", "pingpong", 2, 8)])
+        self.assertEqual(res.libraries, ["MPICH 4.0.2 (ch4:ucx)", "Open MPI 4.1.4"])
+        self.assertEqual(cr.headline_us(res.rows[("mpi [Open MPI 4.1.4]", "pingpong", 2, 8)]),
+                         2.0)
+        self.assertEqual(cr.headline_us(res.rows[("mpi [MPICH 4.0.2 (ch4:ucx)]", "pingpong", 2,
+                                                  8)]), 1.0)
+        self.assertEqual(notes, [
+            "the files come from 2 MPI libraries (MPICH 4.0.2 (ch4:ucx), Open MPI 4.1.4): the "
+            "rows of mpi and swcc are labelled with theirs",
+            f"shm-staged/pingpong/np:2/bytes:8: {self.path('b.json')} replaces the earlier row"])
+        # the rows as the files have them: the label is the loader's, in key() only
+        self.assertEqual(res.rows[("mpi [Open MPI 4.1.4]", "pingpong", 2, 8)]["backend"], "mpi")
+        self.assertEqual(
+            [cr.key_name(p) for p in res.points()],
+            ["mpi [MPICH 4.0.2 (ch4:ucx)]/pingpong/np:2/bytes:8",
+             "mpi [MPICH 4.0.2 (ch4:ucx)]/pingpong/np:2/bytes:8/pair:inter",
+             "mpi [Open MPI 4.1.4]/pingpong/np:2/bytes:8", "shm-staged/pingpong/np:2/bytes:8",
+             "swcc-64 [MPICH 4.0.2 (ch4:ucx)]/pingpong/np:2/bytes:8",
+             "swcc-64 [Open MPI 4.1.4]/pingpong/np:2/bytes:8"])
+
+    def test_merge_of_one_library_keeps_labels(self):
+        a = {"comops_format": 1, "context": synth.context(),
+             "results": [synth.row("mpi", "pingpong", 2, 8, [1.0])]}
+        no_library = {"comops_format": 1, "context": synth.context(mpi_library=None),
+                      "results": [synth.row("mpi", "pingpong", 2, 64, [1.0])]}
+        notes = []
+        res = cr.load_all([synth.write(self.path("a.json"), a),
+                           synth.write(self.path("b.json"), a),
+                           synth.write(self.path("c.json"), no_library)], notes.append)
+        self.assertEqual(sorted(res.rows), [("mpi", "pingpong", 2, 8), ("mpi", "pingpong", 2, 64)])
+        self.assertEqual(res.libraries, ["MPICH 4.0.2"])
+        self.assertEqual(notes, [f"mpi/pingpong/np:2/bytes:8: {self.path('b.json')} replaces "
+                                 "the earlier row"])
 
     def test_limits_with_ranges_and_the_aggregate_copy(self):
         ctx = synth.context(limits=synth.ranged_limits({8: 2.0, 64: 4.0}, {8: 4.0, 64: 16.0},
@@ -273,6 +325,25 @@ class RowTest(unittest.TestCase):
         points = [("swcc-64", "pingpong", 2, 8), ("swcc-8", "pingpong", 2, 8),
                   ("mpi", "broadcast", 2, 8)]
         self.assertEqual(sorted(points, key=cr.sort_key), [points[1], points[0], points[2]])
+
+    def test_labels_with_a_library(self):
+        self.assertEqual(cr.split_label("mpi inter [Open MPI 4.1.4]"),
+                         ("mpi", True, "Open MPI 4.1.4"))
+        self.assertEqual(cr.split_label("swcc-64 [MPICH 4.0.2 (ch4:ucx)]"),
+                         ("swcc-64", False, "MPICH 4.0.2 (ch4:ucx)"))
+        self.assertEqual(cr.split_label("mpi inter"), ("mpi", True, ""))
+        self.assertEqual(cr.split_label("shm-direct"), ("shm-direct", False, ""))
+        labels = ["swcc-64 [Open MPI 4.1.4]", "mpi inter [Open MPI 4.1.4]", "swcc-8",
+                  "mpi [Open MPI 4.1.4]", "swcc-64 [MPICH 4.0.2]", "mpi inter [MPICH 4.0.2]",
+                  "mpi [MPICH 4.0.2]", "shm-staged"]
+        self.assertEqual(sorted(labels, key=cr.backend_order), [
+            "mpi [MPICH 4.0.2]", "mpi inter [MPICH 4.0.2]", "mpi [Open MPI 4.1.4]",
+            "mpi inter [Open MPI 4.1.4]", "shm-staged", "swcc-8", "swcc-64 [MPICH 4.0.2]",
+            "swcc-64 [Open MPI 4.1.4]"])
+        self.assertEqual([cr.backend_family(b) for b in labels[:2]], ["swcc", "mpi"])
+        labelled = dict(synth.row("mpi", "pingpong", 2, 8, [1.0]), pair="inter",
+                        **{cr.LIBRARY_FIELD: "Open MPI 4.1.4"})
+        self.assertEqual(cr.key(labelled), ("mpi inter [Open MPI 4.1.4]", "pingpong", 2, 8))
 
     def test_short_mpi_library(self):
         mpich = ("MPICH Version:      4.0.2\nMPICH Release date: Thu Apr  7 12:34:45 CDT 2022\n"

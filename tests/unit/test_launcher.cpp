@@ -1,6 +1,7 @@
 // Unit tests of launcher detection and mpiexec lookup (harness/launcher.hpp); the environment
 // variables a test changes are restored when it ends.
 #include <gtest/gtest.h>
+#include <mpi.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comops/op.hpp"
@@ -58,12 +60,46 @@ std::string not_found_message(const std::string& requested) {
 
 TEST(FindMpiexec, ResolvesOnPath) {
   ScopedEnv no_override("COMOPS_MPIEXEC", std::nullopt);
-  const std::string path = find_mpiexec("mpiexec");
+  const std::string path = find_mpiexec(kDefaultMpiexec);
   EXPECT_NE(path.find('/'), std::string::npos) << path;
-  EXPECT_EQ(fs::path(path).filename(), "mpiexec");
+  EXPECT_EQ(fs::path(path).filename(), kDefaultMpiexec);
   EXPECT_TRUE(fs::exists(path)) << path;
   EXPECT_EQ(::access(path.c_str(), X_OK), 0) << path;
-  EXPECT_EQ(find_mpiexec(""), path);  // the default name is mpiexec
+  EXPECT_EQ(find_mpiexec(""), path);  // the default name is the built MPI's launcher
+}
+
+// The default launcher belongs to the MPI comops was built against (-DCOMOPS_MPI).
+TEST(FindMpiexec, DefaultIsTheBuiltMpisLauncher) {
+#ifdef OPEN_MPI
+  EXPECT_STREQ(kDefaultMpiexec, "mpiexec.openmpi");  // Debian's name (cmake/comops_mpi.cmake)
+#else
+  EXPECT_STREQ(kDefaultMpiexec, "mpiexec");
+#endif
+}
+
+// What the launcher comops starts itself under gets in its environment: nothing for MPICH's
+// Hydra; for Open MPI oversubscription, no binding and, as root, the permission to run as root,
+// each unless the environment already sets it.
+TEST(LauncherEnvironment, SettingsOfTheBuiltMpi) {
+  using Settings = std::vector<std::pair<std::string, std::string>>;
+  ScopedEnv a("OMPI_MCA_rmaps_base_oversubscribe", std::nullopt);
+  ScopedEnv b("OMPI_MCA_hwloc_base_binding_policy", std::nullopt);
+  ScopedEnv c("OMPI_ALLOW_RUN_AS_ROOT", std::nullopt);
+  ScopedEnv d("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", std::nullopt);
+#ifdef OPEN_MPI
+  const Settings user = {{"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+                         {"OMPI_MCA_hwloc_base_binding_policy", "none"}};
+  Settings root = user;
+  root.insert(root.end(),
+              {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}});
+  EXPECT_EQ(launcher_environment(false), user);
+  EXPECT_EQ(launcher_environment(true), root);
+  ScopedEnv own("OMPI_MCA_hwloc_base_binding_policy", "core");  // the user's choice wins
+  EXPECT_EQ(launcher_environment(false), (Settings{{"OMPI_MCA_rmaps_base_oversubscribe", "1"}}));
+#else
+  EXPECT_EQ(launcher_environment(false), Settings{});
+  EXPECT_EQ(launcher_environment(true), Settings{});
+#endif
 }
 
 TEST(FindMpiexec, AbsolutePathIsKept) {
@@ -100,7 +136,7 @@ TEST(FindMpiexec, EnvironmentOverride) {
   }
   {
     ScopedEnv env("COMOPS_MPIEXEC", "");  // empty: the default name
-    EXPECT_EQ(find_mpiexec(""), find_mpiexec("mpiexec"));
+    EXPECT_EQ(find_mpiexec(""), find_mpiexec(kDefaultMpiexec));
   }
 }
 
@@ -112,11 +148,36 @@ TEST(FindMpiexec, EmptyPathDirThrows) {
     ScopedEnv no_override("COMOPS_MPIEXEC", std::nullopt);
     ScopedEnv path("PATH", std::string(tmpl));
     const std::string msg = not_found_message("");
-    EXPECT_NE(msg.find("MPI launcher 'mpiexec' not found"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::string("MPI launcher '") + kDefaultMpiexec + "' not found"),
+              std::string::npos)
+        << msg;
     EXPECT_NE(not_found_message("mpiexec").find("not found"), std::string::npos);
   }
   EXPECT_EQ(std::string(std::getenv("PATH") ? std::getenv("PATH") : ""), before);
   fs::remove(tmpl);
+}
+
+// Hydra's own flags in a launcher command: refused, naming Open MPI's counterpart, in an Open MPI
+// build; passed through to Hydra in an MPICH build.
+TEST(LauncherCommand, HydraFlagsOfAnOpenMpiBuild) {
+  const std::vector<std::string> hydra = {"mpiexec", "-f", "hosts", "-iface", "br0"};
+  const std::vector<std::string> ompi = {"mpiexec", "--hostfile", "hosts", "-x", "A=1"};
+  EXPECT_NO_THROW(check_launcher_flags(ompi));
+#ifdef OPEN_MPI
+  try {
+    check_launcher_flags(hydra);
+    ADD_FAILURE() << "-f accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "launcher option -f is MPICH Hydra's; this comops is built against Open MPI, "
+                 "whose mpiexec takes --hostfile FILE");
+  }
+  for (const char* flag : {"-launcher-exec", "-iface", "-genv", "-ppn"})
+    EXPECT_THROW(check_launcher_flags({"mpiexec", flag, "x"}), UsageError) << flag;
+  EXPECT_THROW(launcher_command(std::string(kDefaultMpiexec) + " -genv A 1"), UsageError);
+#else
+  EXPECT_NO_THROW(check_launcher_flags(hydra));
+#endif
 }
 
 TEST(AllocationTasks, ReadsSlurmNtasks) {
@@ -132,8 +193,8 @@ TEST(AllocationTasks, ReadsSlurmNtasks) {
 
 TEST(LauncherCommand, SplitsWordsAndResolvesTheProgram) {
   const std::string mpiexec = find_mpiexec("mpiexec");
-  EXPECT_EQ(launcher_command("mpiexec -f hosts -iface br0"),
-            (std::vector<std::string>{mpiexec, "-f", "hosts", "-iface", "br0"}));
+  EXPECT_EQ(launcher_command("mpiexec -hosts a,b  -bind-to core"),
+            (std::vector<std::string>{mpiexec, "-hosts", "a,b", "-bind-to", "core"}));
   ScopedEnv env("COMOPS_MPIEXEC", "mpiexec  -bind-to core");
   EXPECT_EQ(launcher_command(""), (std::vector<std::string>{mpiexec, "-bind-to", "core"}));
   EXPECT_THROW(launcher_command("/nonexistent/mpiexec -n 2"), RuntimeError);

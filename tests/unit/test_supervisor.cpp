@@ -42,6 +42,33 @@ TEST(JudgeJob, LostRankIsNamedByPidAndHost) {
   EXPECT_EQ(code, 3);
 }
 
+// Open MPI's mpiexec reports a killed process by rank (on stderr), after its own abort notice.
+TEST(JudgeJob, LostRankUnderOpenMpiIsNamedByItsReport) {
+  const std::string report =
+      "--------------------------------------------------------------------------\n"
+      "Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per "
+      "user-direction, the job has been aborted.\n"
+      "--------------------------------------------------------------------------\n"
+      "mpiexec.openmpi noticed that process rank 3 with PID 4711 on node h2 exited on signal 9 "
+      "(Killed).\n";
+  int code = -1;
+  EXPECT_EQ(judge_job(137 << 8, report, kTable, 0, &code),
+            "comops: error: lost rank 3 (pid 4711 on host h2): it was killed by signal 9 and the "
+            "launcher ended the job; the rows measured before are in the output files");
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(judge_job(137 << 8, report, "", 0, &code).rfind("comops: error: lost rank 3 ", 0),
+            0u);  // the rank is Open MPI's: no rank table needed
+  // Open MPI 4.1 may report PID 0: the rank table's process and host then.
+  std::string pid0 = report;
+  pid0.replace(pid0.find("PID 4711"), 8, "PID 0");
+  EXPECT_EQ(
+      judge_job(137 << 8, pid0, kTable, 0, &code)
+          .rfind("comops: error: lost rank 3 (pid 103 on host h2): it was killed by signal 9", 0),
+      0u);
+  EXPECT_EQ(judge_job(137 << 8, pid0, "", 0, &code).rfind("comops: error: lost rank 3 (pid 0 ", 0),
+            0u);
+}
+
 TEST(JudgeJob, SignalsForwardedGiveShellCodes) {
   int code = -1;
   EXPECT_EQ(judge_job(kExit255, "", kTable, SIGINT, &code),

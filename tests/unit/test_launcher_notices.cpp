@@ -1,0 +1,66 @@
+// Open MPI's boxed end-of-job notices leave the launcher's stderr; everything else passes on at
+// once and unchanged (harness/launcher_notices.hpp).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/launcher_notices.hpp"
+
+namespace comops {
+namespace {
+
+const std::string kRule(74, '-');
+// As Open MPI 4.1's mpiexec prints them after a rank exited with code 2.
+const std::string kNonZero =
+    kRule + "\nPrimary job  terminated normally, but 1 process returned\n" +
+    "a non-zero exit code. Per user-direction, the job has been aborted.\n" + kRule + "\n" + kRule +
+    "\nmpiexec.openmpi detected that one or more processes exited with "
+    "non-zero status, thus causing\nthe job to be terminated. The first "
+    "process to do so was:\n\n  Process name: [[27068,1],1]\n  Exit "
+    "code:    2\n" +
+    kRule + "\n";
+const std::string kLost = kRule +
+                          "\nmpiexec.openmpi noticed that process rank 1 with PID 0 on node vm "
+                          "exited on signal 9 (Killed).\n" +
+                          kRule + "\n";
+
+const std::string kAbort = kRule +
+                           "\nMPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD\nwith "
+                           "errorcode 3.\n\nNOTE: invoking MPI_ABORT causes Open MPI to kill all "
+                           "MPI processes.\n" +
+                           kRule + "\n";
+
+// Feeds `text` in pieces of `step` bytes; returns all that was passed on, flush included.
+std::string filtered(const std::string& text, std::size_t step) {
+  LauncherNoticeFilter f;
+  std::string out;
+  for (std::size_t at = 0; at < text.size(); at += step) out += f.feed(text.substr(at, step));
+  return out + f.flush();
+}
+
+TEST(LauncherNotices, DropsTheNonZeroExitBoxesOnly) {
+  const std::string line = "comops: error: np=4 needs 4 MPI processes\n";
+  for (std::size_t step : {1u, 7u, 75u, 4096u}) {
+    EXPECT_EQ(filtered(line + kNonZero, step), line) << step;
+    EXPECT_EQ(filtered(kNonZero + line, step), line) << step;
+    EXPECT_EQ(filtered(line + kAbort, step), line) << step;
+    // The report of a lost rank stays (comops reads it, and it says more than the exit code).
+    EXPECT_EQ(filtered(line + kLost + kNonZero, step), line + kLost) << step;
+    // Dashes that open no box, progress lines without a newline, and a box cut short pass on.
+    const std::string other = "-- not a rule\n\rpoint 3/9 " + kRule + "\n" + "--";
+    EXPECT_EQ(filtered(other, step), other) << step;
+    EXPECT_EQ(filtered(kRule + "\nunfinished", step), kRule + "\nunfinished") << step;
+  }
+}
+
+TEST(LauncherNotices, PassesLinesOnAtOnce) {
+  LauncherNoticeFilter f;
+  EXPECT_EQ(f.feed("point 1"), "point 1");     // a partial line is not held
+  EXPECT_EQ(f.feed(" done\n---"), " done\n");  // dashes at a line start wait for their line
+  EXPECT_EQ(f.feed("x\n"), "---x\n");
+  EXPECT_EQ(f.feed(kRule.substr(0, 10)), "");
+  EXPECT_EQ(f.flush(), kRule.substr(0, 10));
+}
+
+}  // namespace
+}  // namespace comops

@@ -37,7 +37,7 @@ class LiveReporter final : public Reporter {
 
 std::string live_header(OpKind op) {
   return fmt::format("#  {:<16} {:<11} {:>4} {:>8} {:>12} {:>12}  flags\n", "backend", "op", "np",
-                     "bytes", op_descriptor(op).pingpong ? "RTT_us" : "time_us", "bw_GBps");
+                     "bytes", time_column(op), bw_column(op));
 }
 
 std::string live_line(const Row& r, bool several_nodes) {

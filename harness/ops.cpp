@@ -40,7 +40,21 @@ int op_min_np(OpKind kind) { return op_descriptor(kind).min_np; }
 std::size_t send_count(const Args& a, int rank) { return op_descriptor(a.op).send_count(a, rank); }
 std::size_t recv_count(const Args& a, int rank) { return op_descriptor(a.op).recv_count(a, rank); }
 
-bool op_is_timed(const Args& a, int rank) { return !op_descriptor(a.op).pingpong || rank < 2; }
+bool op_is_pair(OpKind kind) { return op_descriptor(kind).pair; }
+
+std::string_view time_column(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pingpong ? "RTT_us" : d.windowed ? "window_us" : "time_us";
+}
+std::string_view time_word(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pingpong ? "RTT" : d.windowed ? "time per window" : "time";
+}
+std::string_view bw_column(OpKind kind) {
+  return op_descriptor(kind).windowed ? "stream_GBps" : "bw_GBps";
+}
+
+bool op_is_timed(const Args& a, int rank) { return !op_descriptor(a.op).pair || rank < 2; }
 
 Elem pattern(std::uint64_t seed, int rank, std::size_t index) {
   std::uint64_t h = mix(seed ^ mix(static_cast<std::uint64_t>(rank) * 0x100000001b3ULL ^

@@ -11,6 +11,8 @@ std::unique_ptr<OpInstance> make_reduce(Comm& comm, const Args& args, Buffers& b
 std::unique_ptr<OpInstance> make_gather(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args& args, Buffers& bufs);
+std::unique_ptr<OpInstance> make_pingpong_nb(Comm& comm, const Args& args, Buffers& bufs);
+std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
 
 /// The ops the mpi backend implements (comops/mpi/op_table.cpp).
 OpTable op_table();

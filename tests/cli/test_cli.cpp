@@ -561,8 +561,9 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
 TEST(Cli, NodeOptionsThatCannotApplyAreUsageErrors) {
   expect_usage_error(std::string(kQuick) + " --op=pingpong --pair=inter",
                      "--pair=inter needs ranks on two nodes, but all 2 rank(s) run on one node");
-  expect_usage_error(std::string(kQuick) + " --op=broadcast --pair=intra",
-                     "--pair applies to pingpong, which --op does not select");
+  expect_usage_error(
+      std::string(kQuick) + " --op=broadcast --pair=intra",
+      "--pair applies to pingpong, pingpong-nb and stream-bw, which --op does not select");
   expect_usage_error(std::string(kQuick) + " --pair=sideways",
                      "unknown --pair 'sideways' (expected intra, inter, both or auto)");
   expect_usage_error(std::string(kQuick) + " --placement=scatter",

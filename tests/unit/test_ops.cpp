@@ -74,6 +74,13 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
       break;
     case OpKind::kBarrier:
       break;
+    case OpKind::kPingpongNb:
+      ranks[0].recv = ranks[1].send;
+      ranks[1].recv = ranks[0].send;
+      break;
+    case OpKind::kStreamBw:  // slot k of participant 0's window into slot k of participant 1's
+      ranks[1].recv = ranks[0].send;
+      break;
   }
   for (auto& rb : ranks) rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};
 }
@@ -128,6 +135,13 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         break;
       case OpKind::kBarrier:
         break;
+      case OpKind::kPingpongNb:
+        send = recv = r < 2 ? count : 0;
+        break;
+      case OpKind::kStreamBw:  // a window of a.window messages
+        send = r == 0 ? count * 3 : 0;
+        recv = r == 1 ? count * 3 : 0;
+        break;
     }
     EXPECT_EQ(send_count(a, r), send) << "rank " << r;
     EXPECT_EQ(recv_count(a, r), recv) << "rank " << r;
@@ -179,7 +193,7 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
     if (np > 1) {
       EXPECT_NE(f, a.root) << "the fault must hit a receiver, not the root";
     }
-  } else if (op != OpKind::kPingpong) {
+  } else if (!op_is_pair(op)) {
     EXPECT_EQ(f, a.root);
   }
   for (std::size_t k : {std::size_t{0}, victim.recv.size() / 2, victim.recv.size() - 1}) {
@@ -196,6 +210,35 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpCheck, testing::ValuesIn(all_cases()), case_name);
+
+// stream-bw: every message of the window carries its own data, so a message delivered into
+// another slot (two slots swapped, or one slot's message twice) is counted element by element.
+TEST(StreamBw, MessageInTheWrongWindowSlotIsWrong) {
+  for (std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+    const Args a = make_args(OpKind::kStreamBw, 2, count, 0, 4);
+    auto ranks = allocate_and_fill(a, kSeed);
+    simulate(a, ranks);
+    ASSERT_EQ(ranks[1].recv.size(), 4 * count);
+    ASSERT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), 0);
+    std::vector<Elem>& recv = ranks[1].recv;
+    std::swap_ranges(recv.begin() + count, recv.begin() + 2 * count, recv.begin() + 3 * count);
+    EXPECT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), static_cast<std::int64_t>(2 * count))
+        << "slots 1 and 3 swapped, count " << count;
+    simulate(a, ranks);
+    std::copy(recv.begin(), recv.begin() + count, recv.begin() + 2 * count);
+    EXPECT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), static_cast<std::int64_t>(count))
+        << "slot 0's message also in slot 2, count " << count;
+  }
+}
+
+// stream-bw moves the whole window per operation; its window is what Args says.
+TEST(StreamBw, BytesMovedAreTheWindow) {
+  Args a = make_args(OpKind::kStreamBw, 2, 128, 0, 64);
+  EXPECT_EQ(op_bytes_moved(a), 64.0 * 1024);
+  a.window = 1;
+  EXPECT_EQ(op_bytes_moved(a), 1024.0);
+  EXPECT_EQ(op_bytes_moved(make_args(OpKind::kPingpongNb, 2, 128)), 2.0 * 1024);
+}
 
 // What each receiver must hold, written out by hand from the literal patterns of seed 7 (see
 // Pattern.KnownValues): np 3, 2 elements per block. Independent of the simulation above.
@@ -246,8 +289,9 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 }
 
 TEST(OpNames, RoundTripForEveryOp) {
-  const std::vector<std::string> names = {"pingpong", "broadcast", "reduce-max", "reduce-sum",
-                                          "gather",   "scatter",   "barrier"};
+  const std::vector<std::string> names = {"pingpong",   "broadcast",   "reduce-max",
+                                          "reduce-sum", "gather",      "scatter",
+                                          "barrier",    "pingpong-nb", "stream-bw"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -255,9 +299,10 @@ TEST(OpNames, RoundTripForEveryOp) {
     ASSERT_TRUE(parsed.has_value()) << names[i];
     EXPECT_EQ(*parsed, all_ops()[i]);
   }
-  EXPECT_EQ(all_ops(), (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast,
-                                            OpKind::kReduceMax, OpKind::kReduceSum, OpKind::kGather,
-                                            OpKind::kScatter, OpKind::kBarrier}));
+  EXPECT_EQ(all_ops(),
+            (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
+                                 OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
+                                 OpKind::kBarrier, OpKind::kPingpongNb, OpKind::kStreamBw}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -272,7 +317,7 @@ TEST(OpTraits, DataSizeAndMinNp) {
   for (OpKind op : all_ops()) {
     EXPECT_EQ(op_has_data(op), op != OpKind::kBarrier) << op_name(op);
     EXPECT_EQ(op_takes_size(op), op != OpKind::kBarrier) << op_name(op);
-    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong ? 2 : 1) << op_name(op);
+    EXPECT_EQ(op_min_np(op), op_is_pair(op) ? 2 : 1) << op_name(op);
   }
 }
 
@@ -286,18 +331,22 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_DOUBLE_EQ(moved(OpKind::kGather), (np - 1) * 1024.0);
     EXPECT_DOUBLE_EQ(moved(OpKind::kScatter), (np - 1) * 1024.0);
   }
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kPingpongNb, 4, 128)), 2048.0);
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kStreamBw, 4, 128, 0, 3)), 3 * 1024.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
 }
 
 TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
-  const Args pp = make_args(OpKind::kPingpong, 4, 1);
-  EXPECT_TRUE(op_is_timed(pp, 0));
-  EXPECT_TRUE(op_is_timed(pp, 1));
-  EXPECT_FALSE(op_is_timed(pp, 2));
-  EXPECT_FALSE(op_is_timed(pp, 3));
+  for (OpKind op : {OpKind::kPingpong, OpKind::kPingpongNb, OpKind::kStreamBw}) {
+    const Args pp = make_args(op, 4, 1);
+    EXPECT_TRUE(op_is_timed(pp, 0)) << op_name(op);
+    EXPECT_TRUE(op_is_timed(pp, 1)) << op_name(op);
+    EXPECT_FALSE(op_is_timed(pp, 2)) << op_name(op);
+    EXPECT_FALSE(op_is_timed(pp, 3)) << op_name(op);
+  }
   for (OpKind op : all_ops()) {
-    if (op == OpKind::kPingpong) continue;
+    if (op_is_pair(op)) continue;
     const Args a = make_args(op, 4, 1);
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(op_is_timed(a, r)) << op_name(op) << " rank " << r;
   }
@@ -305,6 +354,8 @@ TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
 
 TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kPingpong, 4, 1)), 1);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kPingpongNb, 4, 1)), 1);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kStreamBw, 4, 1)), 1);
   EXPECT_EQ(fault_rank(make_args(OpKind::kBroadcast, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 1, 1)), 0);

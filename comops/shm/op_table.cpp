@@ -12,6 +12,11 @@ constexpr OpMaker<Scheme> kMakers[] = {
 
 }  // namespace
 
-OpTable op_table(Scheme scheme) { return bind_makers(kMakers, scheme); }
+OpTable op_table(Scheme scheme) {
+  OpTable table = bind_makers(kMakers, scheme);
+  // Ops of one scheme: stream-bw streams straight into the receiver's slots (direct only).
+  if (scheme == Scheme::kDirect) table.push_back({OpKind::kStreamBw, make_stream_bw});
+  return table;
+}
 
 }  // namespace comops::shm

@@ -128,8 +128,10 @@ std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& 
                                          Buffers& bufs);
 std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,
                                          Buffers& bufs);
+/// The direct scheme only: a window of messages in flight needs no staging buffer.
+std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
 
-/// The ops shm implements (all of them), bound to scheme (comops/shm/op_table.cpp).
+/// The ops shm implements, bound to scheme (comops/shm/op_table.cpp).
 OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

@@ -78,6 +78,7 @@ std::unique_ptr<OpInstance> make_reduce(const OpConfig&, Comm&, const Args&, Buf
 std::unique_ptr<OpInstance> make_gather(const OpConfig&, Comm&, const Args&, Buffers&);
 std::unique_ptr<OpInstance> make_scatter(const OpConfig&, Comm&, const Args&, Buffers&);
 std::unique_ptr<OpInstance> make_barrier(const OpConfig&, Comm&, const Args&, Buffers&);
+std::unique_ptr<OpInstance> make_pingpong_nb(const OpConfig&, Comm&, const Args&, Buffers&);
 
 /// The ops swcc implements, bound to a configuration (comops/swcc/op_table.cpp).
 OpTable op_table(const OpConfig& cfg);

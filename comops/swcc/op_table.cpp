@@ -8,7 +8,7 @@ constexpr OpMaker<const OpConfig&> kMakers[] = {
     {OpKind::kPingpong, make_pingpong}, {OpKind::kBroadcast, make_broadcast},
     {OpKind::kReduceMax, make_reduce},  {OpKind::kReduceSum, make_reduce},
     {OpKind::kGather, make_gather},     {OpKind::kScatter, make_scatter},
-    {OpKind::kBarrier, make_barrier}};
+    {OpKind::kBarrier, make_barrier},   {OpKind::kPingpongNb, make_pingpong_nb}};
 
 }  // namespace
 

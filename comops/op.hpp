@@ -45,7 +45,9 @@ enum class OpKind {
   kPutFence,
   kGetFence,
   kPutFenceBw,
-  kGetFenceBw
+  kGetFenceBw,
+  kPingpongNb,  ///< ping-pong with MPI_Isend/MPI_Irecv/MPI_Waitall (split-phase on swcc)
+  kStreamBw,    ///< a window of Args::window messages from participant 0 to 1, then an ack
 };
 
 /// Reduction used by Comm::allreduce.
@@ -89,6 +91,7 @@ struct Args {
   std::size_t bytes = 0;  ///< message size: per participant block for gather/scatter
   std::size_t count = 0;  ///< bytes / kElemBytes
   int root = 0;           ///< root of rooted collectives; ping-pong runs between 0 and 1
+  int window = 1;         ///< messages per operation of a windowed op (stream-bw: --window)
 };
 
 /// Where the participants of one point live: participant i runs on MPI world rank ranks[i].

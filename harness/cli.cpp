@@ -23,7 +23,10 @@ then, when --np comes to more than one count (2, 4, 8, ... up to the cores), eac
 time-versus-nprocs table at 800K (--np-bytes); the barrier has only that table.
 
 Definitions: ping-pong runs between participants 0 and 1 (others idle); RTT is the round trip,
-latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate = size / RTT.
+latency = RTT/2, one-way bandwidth = 2 x size / RTT, COMOPS ping-pong rate = size / RTT;
+pingpong-nb is the same round trip made with MPI_Irecv, MPI_Isend and MPI_Waitall. stream-bw is
+no ping-pong: participant 0 sends a window of --window messages back to back, participant 1 acks
+the window (osu_bw); window_us is the time per window, stream_GBps = W x size / window_us.
 Collectives: each participant averages its back-to-back iterations; the table shows min, avg and
 max over participants (max is the headline), median over repetitions. GB = 1e9 bytes; sizes accept
 K, M, G = 1024. Gather and scatter sizes are per participant.
@@ -46,6 +49,7 @@ into, never replaced, and gets the JSON documents once at the end.
 Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 run-time failure.)";
 
 constexpr const char* kGeneral = "General";
+constexpr int kMaxWindow = 1 << 20;  // --window: W MPI requests and W x size bytes per side
 // The --help groups of the options defined here (--help shows the groups, and the options in
 // each, in the order the options are defined).
 const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
@@ -53,7 +57,8 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
     {"Sizes and participants",
      {"--np", "--size-np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor", "--np-bytes"}},
     {"Measurement",
-     {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits"}},
+     {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits",
+      "--window"}},
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
     {"mpi backend", {"--mpi-variant"}},
     {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
@@ -251,6 +256,12 @@ Config parse_command_line(int argc, char** argv,
   app.add_flag(
       "--no-limits", [&](std::int64_t) { c.limits = false; },
       "Skip measuring the machine limits (cache-line round trip, memcpy, aggregate copy)");
+  app.add_option("--window", c.window,
+                 "stream-bw: messages in flight per window, 1 to 1048576 (osu_bw's window); "
+                 "participant 0 sends them back to back, participant 1 acks the window; each "
+                 "side's buffer holds W x size")
+      ->capture_default_str()
+      ->type_name("N");
   app.add_option("--progress", c.progress,
                  "Progress on stderr with elapsed time and an estimate of what remains: auto (a "
                  "rewritten line on a terminal), always (the line on a terminal, else lines), "
@@ -386,6 +397,8 @@ Config parse_command_line(int argc, char** argv,
     if (app.count(name) && c.measure.warmup < 0)
       throw UsageError(fmt::format("{} must be at least 0", name));
   if (c.measure.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  if (c.window < 1 || c.window > kMaxWindow)
+    throw UsageError(fmt::format("--window must be 1 to {}, not {}", kMaxWindow, c.window));
   if (const auto s = parse_sync(sync))
     c.measure.sync = *s;
   else
@@ -396,9 +409,13 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError(
         fmt::format("unknown --pair '{}' (expected intra, inter, both or auto)", c.pair));
   if (app.count("--pair") &&
-      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_uses_pair(k); }))
+      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_is_pair(k); }))
     throw UsageError(
-        "--pair applies to pingpong and the one-sided ops, which --op does not select");
+        "--pair applies to pingpong, pingpong-nb, stream-bw and the one-sided ops, which --op "
+        "does not select");
+  if (app.count("--window") &&
+      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_descriptor(k).windowed; }))
+    throw UsageError("--window applies to stream-bw, which --op does not select");
   if (c.progress != "auto" && c.progress != "always" && c.progress != "lines" &&
       c.progress != "never")
     throw UsageError(

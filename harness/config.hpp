@@ -37,6 +37,7 @@ struct Config {
   PlacementPolicy placement = PlacementPolicy::kPacked;  ///< --placement
   std::string pair = "auto";                             ///< --pair as given
   std::vector<Pair> pairs;        ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
+  int window = 64;                ///< --window: messages per window of stream-bw (osu_bw's 64)
   bool limits = true;             ///< measure the machine limits
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, lines, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)

@@ -235,8 +235,8 @@ int run_in_world(World& world, Config& config,
   for (std::size_t i = 0; i < points.size(); ++i) {
     const MeasureOptions o = options_for(config, points[i], placements[i].oversubscribed);
     costs.push_back(expected_cost_us(
-        points[i].bytes, o.iterations > 0 ? o.iterations : iterations_for(points[i].bytes),
-        o.repetitions));
+        points[i].bytes * static_cast<std::size_t>(points[i].window),  // a window: W messages
+        o.iterations > 0 ? o.iterations : iterations_for(points[i].bytes), o.repetitions));
   }
   Progress progress(world.is_root() ? config.progress : "never", costs, points.size());
   // A failure on any rank (measuring on every rank, writing on rank 0) ends the run on every

@@ -43,8 +43,8 @@ std::size_t op_width(OpKind op) { return std::max<std::size_t>(11, op_name(op).s
 
 std::string live_header(OpKind op, Sync sync) {
   return fmt::format("#  {:<16} {:<{}} {:>4} {:>8} {:>12} {:>12}  flags  sync={}\n", "backend",
-                     "op", op_width(op), "np", "bytes",
-                     op_descriptor(op).pingpong ? "RTT_us" : "time_us", "bw_GBps", sync_name(sync));
+                     "op", op_width(op), "np", "bytes", time_column(op), bw_column(op),
+                     sync_name(sync));
 }
 
 std::string live_line(const Row& r, bool several_nodes) {

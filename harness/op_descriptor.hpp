@@ -32,6 +32,12 @@ struct OpDescriptor {
   /// A round trip between participants 0 and 1 while the others idle: only those two are timed,
   /// the time is an RTT (latency = RTT/2, rate = size/RTT) and --pair chooses the pair.
   bool pingpong;
+  /// Runs between participants 0 and 1 while the others idle (--pair chooses participant 1;
+  /// only those two are timed): every ping-pong, and the streaming bandwidth test.
+  bool pair = false;
+  /// Moves a window of Args::window messages per operation (stream-bw, osu_bw's method): its
+  /// time is per window and its bandwidth window x size / time, named so in every table.
+  bool windowed = false;
   /// One of the COMOPS paper's operations: --op=comops (the default) runs these; the others
   /// (the ops OSU and IMB users expect beside them) run when named or with --op=all.
   bool comops_set;

@@ -42,6 +42,22 @@ Elem pingpong_expected(const Args&, int rank, std::uint64_t seed, std::size_t i)
 int pingpong_fault(const Args&) { return 1; }
 double round_trip(const Args&) { return 2.0; }
 
+// stream-bw --------------------------------------------------------------------------------
+
+// Participant 0 sends window messages of count elements, slot k from send[k*count, (k+1)*count)
+// into recv[k*count, ...) of participant 1: the pattern's index runs over the whole window, so
+// every slot holds distinct data and a message delivered into the wrong slot is counted wrong.
+std::size_t stream_send(const Args& a, int rank) {
+  return rank == 0 ? a.count * static_cast<std::size_t>(a.window) : 0;
+}
+std::size_t stream_recv(const Args& a, int rank) {
+  return rank == 1 ? a.count * static_cast<std::size_t>(a.window) : 0;
+}
+Elem stream_expected(const Args&, int, std::uint64_t seed, std::size_t i) {
+  return pattern(seed, 0, i);
+}
+double window_of_blocks(const Args& a) { return a.window; }
+
 // broadcast --------------------------------------------------------------------------------
 
 std::size_t broadcast_recv(const Args& a, int rank) { return rank == a.root ? 0 : a.count; }
@@ -197,6 +213,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = false,
        .moves_data = true,
        .pingpong = true,
+       .pair = true,
+       .windowed = false,
        .comops_set = true,
        .min_np = 2,
        .send_count = pingpong_count,
@@ -215,6 +233,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = at_root,
@@ -232,6 +252,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = block,
@@ -249,6 +271,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = block,
@@ -266,6 +290,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = block,
@@ -283,6 +309,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = true,
        .moves_data = true,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = all_blocks_at_root,
@@ -332,6 +360,8 @@ const std::vector<OpDescriptor>& descriptors() {
        .rooted = false,
        .moves_data = false,
        .pingpong = false,
+       .pair = false,
+       .windowed = false,
        .comops_set = true,
        .min_np = 1,
        .send_count = none,
@@ -384,6 +414,48 @@ const std::vector<OpDescriptor>& descriptors() {
       one_sided(OpKind::kGetFence, "get-fence", false, kGetFenceTime),
       one_sided(OpKind::kPutFenceBw, "put-fence-bw", true, kPutFenceBwTime),
       one_sided(OpKind::kGetFenceBw, "get-fence-bw", false, kGetFenceBwTime),
+      {.kind = OpKind::kPingpongNb,
+       .name = "pingpong-nb",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = true,
+       .pair = true,
+       .windowed = false,
+       .comops_set = false,
+       .min_np = 2,
+       .send_count = pingpong_count,
+       .recv_count = pingpong_count,
+       .fill = fill_pattern,
+       .expected = pingpong_expected,
+       .fault_rank = pingpong_fault,
+       .bw_factor = round_trip,
+       .ceiling_shared_by = one_sender_each,
+       .definition =
+           "non-blocking ping-pong (Irecv posted before Isend, Waitall); RTT = round trip "
+           "between participants 0 and 1; latency = RTT/2; bw = one-way 2 x size / RTT; "
+           "rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"},
+      {.kind = OpKind::kStreamBw,
+       .name = "stream-bw",
+       .reduce_alias = "",
+       .rooted = false,
+       .moves_data = true,
+       .pingpong = false,
+       .pair = true,
+       .windowed = true,
+       .comops_set = false,
+       .min_np = 2,
+       .send_count = stream_send,
+       .recv_count = stream_recv,
+       .fill = fill_pattern,
+       .expected = stream_expected,
+       .fault_rank = pingpong_fault,
+       .bw_factor = window_of_blocks,
+       .ceiling_shared_by = one_sender_each,
+       .definition = "streaming bandwidth, not a ping-pong: participant 0 sends a window of W "
+                     "messages of size back to back to participant 1, which acks the window "
+                     "(osu_bw); window_us = time per window; stream_GBps: bw = W x size / "
+                     "window_us; GB = 1e9 B; median of repetitions"},
   };
   return table;
 }

@@ -40,15 +40,27 @@ int op_min_np(OpKind kind) { return op_descriptor(kind).min_np; }
 std::size_t send_count(const Args& a, int rank) { return op_descriptor(a.op).send_count(a, rank); }
 std::size_t recv_count(const Args& a, int rank) { return op_descriptor(a.op).recv_count(a, rank); }
 
+bool op_is_pair(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pair || d.one_sided;
+}
+
+std::string_view time_column(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pingpong ? "RTT_us" : d.windowed ? "window_us" : "time_us";
+}
+std::string_view time_word(OpKind kind) {
+  const OpDescriptor& d = op_descriptor(kind);
+  return d.pingpong ? "RTT" : d.windowed ? "time per window" : "time";
+}
+std::string_view bw_column(OpKind kind) {
+  return op_descriptor(kind).windowed ? "stream_GBps" : "bw_GBps";
+}
+
 bool op_is_timed(const Args& a, int rank) {
   const OpDescriptor& d = op_descriptor(a.op);
   if (d.one_sided) return rank == 0;
-  return !d.pingpong || rank < 2;
-}
-
-bool op_uses_pair(OpKind kind) {
-  const OpDescriptor& d = op_descriptor(kind);
-  return d.pingpong || d.one_sided;
+  return !d.pair || rank < 2;
 }
 
 Elem pattern(std::uint64_t seed, int rank, std::size_t index) {

@@ -34,17 +34,25 @@ bool op_takes_size(OpKind kind);
 /// Smallest participant count the op makes sense with (2 for ping-pong, 1 otherwise).
 int op_min_np(OpKind kind);
 
+/// True for the ops that run between participants 0 and 1 while the others idle (ping-pongs,
+/// stream-bw, the one-sided ops): --pair chooses participant 1, and their rows say which pair.
+bool op_is_pair(OpKind kind);
+
+/// The name of the op's time column in every table ("RTT_us", "window_us", "time_us") and what
+/// its time is in words ("RTT", "time per window", "time").
+std::string_view time_column(OpKind kind);
+std::string_view time_word(OpKind kind);
+
+/// The name of the op's bandwidth column: "stream_GBps" for a windowed op, else "bw_GBps".
+std::string_view bw_column(OpKind kind);
+
 /// Buffer sizes in elements that participant `rank` needs for args (count elements per block).
 std::size_t send_count(const Args& args, int rank);
 std::size_t recv_count(const Args& args, int rank);
 
-/// True when participant `rank` takes part in the timing of the op (a ping-pong: ranks 0 and 1;
+/// True when participant `rank` takes part in the timing of the op (a pair op: ranks 0 and 1;
 /// a one-sided op: the origin, rank 0).
 bool op_is_timed(const Args& args, int rank);
-
-/// True for the ops between participants 0 and 1 alone (ping-pong, one-sided): --pair chooses
-/// participant 1, and their rows say which pair.
-bool op_uses_pair(OpKind kind);
 
 /// The input value of element `index` of participant `rank` for validation seed `seed`:
 /// a 32-bit non-negative hash, so sums over up to 2^31 participants cannot overflow.
@@ -62,7 +70,8 @@ std::int64_t count_wrong(const Args& args, int rank, std::uint64_t seed, const B
 int fault_rank(const Args& args);
 
 /// Bytes that cross between participants in one operation, the numerator of bw_GBps
-/// (ping-pong: 2 x size per round trip; broadcast, reduce: size; gather, scatter: (np-1) x size).
+/// (ping-pong: 2 x size per round trip; broadcast, reduce: size; gather, scatter: (np-1) x size;
+/// stream-bw: window x size).
 double op_bytes_moved(const Args& args);
 
 }  // namespace comops

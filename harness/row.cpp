@@ -72,11 +72,12 @@ nlohmann::json to_json(const Row& r) {
       {"contended", r.contended},
       {"tables", tables},
   };
-  if (op_uses_pair(p.args.op)) j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
+  if (op_is_pair(p.args.op)) j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
   if (op_descriptor(p.args.op).pingpong) {
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);
   }
+  if (op_descriptor(p.args.op).windowed) j["window"] = p.args.window;
   if (p.percentiles_us) {
     const Percentiles& q = *p.percentiles_us;
     j["percentiles_us"] = {{"p50", q.p50}, {"p90", q.p90}, {"p99", q.p99}, {"max", q.max}};

@@ -63,7 +63,7 @@ std::string key_text(const SummaryTable& t, std::size_t key) {
 }
 
 std::string title(const SummaryTable& t, const char* unit) {
-  const char* what = op_descriptor(t.op).pingpong ? "RTT" : "time";
+  const std::string_view what = time_word(t.op);
   if (t.size_table)
     return fmt::format("== {} at np={}: {} in {} per size ==\n", op_name(t.op), t.np, what, unit);
   if (op_takes_size(t.op))

@@ -23,7 +23,7 @@ std::vector<Point> build_sweep(const Config& c,
         continue;
       }
       std::vector<Pair> pairs{Pair::kNone};
-      if (op_uses_pair(op)) {
+      if (op_is_pair(op)) {
         pairs.clear();
         for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
           if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {
@@ -43,7 +43,8 @@ std::vector<Point> build_sweep(const Config& c,
             p.np_table |= np_table;
             return;
           }
-        points.push_back({b, op, np, bytes, size_table, np_table, pair});
+        points.push_back({b, op, np, bytes, size_table, np_table, pair,
+                          op_descriptor(op).windowed ? c.window : 1});
       };
       auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
         for (Pair pair : pairs) add_one(np, bytes, size_table, np_table, pair);
@@ -70,6 +71,7 @@ Args args_for(const Point& p) {
   a.bytes = p.bytes;
   a.count = p.bytes / kElemBytes;
   a.root = 0;
+  a.window = p.window;
   return a;
 }
 

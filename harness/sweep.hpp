@@ -21,6 +21,7 @@ struct Point {
   bool size_table = false;  ///< belongs to the bandwidth-versus-size table (np = size_np)
   bool np_table = false;    ///< belongs to the time-versus-nprocs table (bytes = np_bytes)
   Pair pair = Pair::kNone;  ///< ping-pong: where participant 1 sits
+  int window = 1;           ///< messages per operation of a windowed op (Config::window)
 };
 
 /// Size points at config.size_np, then np points at config.np_bytes (when np_tables(config); ops
@@ -32,7 +33,7 @@ std::vector<Point> build_sweep(const Config& config,
                                const std::vector<std::unique_ptr<Backend>>& backends,
                                std::vector<std::string>* skipped);
 
-/// Args for a point (count, root).
+/// Args for a point (count, root, window).
 Args args_for(const Point& point);
 
 }  // namespace comops

@@ -174,8 +174,8 @@ class TableReporter final : public Reporter {
     const auto bw_cells = number_cells(bws, decimals_for(bw_values));
     TextTable t;
     t.column("bytes").column("limit", TextTable::Align::kLeft).column("nodes");
-    t.column(op_descriptor(op).pingpong ? "RTT_us" : "time_us").column("reps [min .. max] us");
-    t.column("bw_GBps");
+    t.column(std::string(time_column(op))).column("reps [min .. max] us");
+    t.column(std::string(bw_column(op)));
     for (std::size_t i = 0; i < rows.size(); ++i)
       t.row({format_size(rows[i].bytes), rows[i].name, std::to_string(rows[i].nodes), time_cells[i],
              rows[i].range_us ? fmt::format("[{} .. {}]", low_cells[i], high_cells[i]) : "",
@@ -224,10 +224,10 @@ class TableReporter final : public Reporter {
                c_p99 = number_cells(p99, td), c_pmax = number_cells(pmax, td);
     TextTable t;
     t.column(key_name).column("backend", TextTable::Align::kLeft).column("nodes");
-    t.column(pingpong ? "RTT_us" : "time_us").column("min_us").column("avg_us");
+    t.column(std::string(time_column(op))).column("min_us").column("avg_us");
     t.column("reps [min .. max] us");
     if (percentiles) t.column("p50_us").column("p90_us").column("p99_us").column("pmax_us");
-    t.column("bw_GBps");
+    t.column(std::string(bw_column(op)));
     if (pingpong) t.column("latency_us").column("rate_GBps");
     t.column("flags", TextTable::Align::kLeft);
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -315,8 +315,10 @@ class TableReporter final : public Reporter {
     return s + "\n";
   }
 
-  static std::string definition(OpKind op) {
-    return std::string(op_descriptor(op).definition) + "\n";
+  std::string definition(OpKind op) const {
+    std::string s(op_descriptor(op).definition);
+    if (op_descriptor(op).windowed) s += fmt::format("; W = {} (--window)", config_.window);
+    return s + "\n";
   }
 
   std::string path_;

@@ -22,7 +22,9 @@ OpTable op_table() {
           {OpKind::kPutFence, make_rma},
           {OpKind::kGetFence, make_rma},
           {OpKind::kPutFenceBw, make_rma},
-          {OpKind::kGetFenceBw, make_rma}};
+          {OpKind::kGetFenceBw, make_rma},
+          {OpKind::kPingpongNb, make_pingpong_nb},
+          {OpKind::kStreamBw, make_stream_bw}};
 }
 
 }  // namespace comops::mpi

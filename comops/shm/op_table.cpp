@@ -23,8 +23,11 @@ constexpr OpMaker<Scheme> kDirectMakers[] = {
 
 OpTable op_table(Scheme scheme) {
   OpTable table = bind_makers(kMakers, scheme);
-  if (scheme == Scheme::kDirect)
+  if (scheme == Scheme::kDirect) {
     for (OpEntry& e : bind_makers(kDirectMakers, scheme)) table.push_back(std::move(e));
+    // stream-bw streams straight into the receiver's slots.
+    table.push_back({OpKind::kStreamBw, make_stream_bw});
+  }
   return table;
 }
 

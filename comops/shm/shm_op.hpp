@@ -138,8 +138,11 @@ std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args
 /// Every one-sided op (put, get, their -bw and -fence variants), direct scheme only.
 std::unique_ptr<OpInstance> make_rma(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
 
+/// The direct scheme only: a window of messages in flight needs no staging buffer.
+std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
+
 /// The ops shm implements, bound to scheme (comops/shm/op_table.cpp): every op under direct;
-/// under staged, all but the one-sided ones.
+/// under staged, all but the one-sided ones and stream-bw.
 OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

@@ -19,7 +19,8 @@ HANG_BOUND_S = 120  # a hang test only: a run here ends within seconds
 CHOICES = {
     "--backend": ["mpi", "shm", "swcc", "all", "mpi,shm", "shm,swcc", "nope", "", "mpi,,shm"],
     "--op": ["pingpong", "broadcast", "reduce", "reduce-sum", "gather", "scatter", "barrier",
-             "all", "pingpong,barrier", "bogus", ""],
+             "all", "pingpong,barrier", "bogus", "",
+             "pingpong-nb", "stream-bw", "stream-bw,pingpong"],
     "--reduce-op": ["max", "sum", "max,sum", "min", ""],
     "--np": ["1", "2", "3", "2,4", "4", "0", "-1", "two", "", "100000", "2,,3"],
     "--size-np": ["1", "2", "3", "0", "-2", "x"],
@@ -43,6 +44,7 @@ CHOICES = {
     "-m": ["8:1K", "64", "1K:", ":16", ":", "8:x", "8:16:32", ""],  # OSU aliases
     "-i": ["2", "0", "x"],
     "-x": ["0", "1", "-1"],
+    "--window": ["1", "3", "64", "0", "-2", "x", "", "2000000"],
 }
 FLAGS = ["--uncached", "--no-limits", "--frobnicate", "--version", "--help", "--force",
          "--percentiles"]

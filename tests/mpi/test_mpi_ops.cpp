@@ -1,5 +1,6 @@
 // The mpi backend through measure_point: every op, several sizes, every np up to the world size,
-// zero wrong; fault injection found; a failed allocation agreed by every rank, not a hang.
+// zero wrong; fault injection found; a stream-bw message received into the wrong window slot
+// found; a failed allocation agreed by every rank, not a hang.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "comops/mpi/backend.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/rma.hpp"
 #include "harness/measure.hpp"
 #include "harness/ops.hpp"
@@ -31,6 +33,7 @@ Args point(OpKind op, int np, std::size_t bytes) {
   a.np = np;
   a.bytes = bytes;
   a.count = bytes / kElemBytes;
+  a.window = 5;  // stream-bw: 5 messages per window, each its own data (the others ignore it)
   return a;
 }
 
@@ -152,6 +155,66 @@ TEST(MpiBackend, FailedAllocationIsAgreedByEveryRank) {
       measure_point(*backend, point(OpKind::kBroadcast, world_size(), std::size_t{1} << 50),
                     quick(), pinning),
       RuntimeError);
+}
+
+// The mpi backend, but its stream-bw receives the window's messages into the slots in reverse
+// order: every message arrives whole and in time, only in the wrong slot.
+class ReversedSlotsBackend final : public Backend {
+ public:
+  ReversedSlotsBackend() : mpi_(mpi_backend()) {}
+  std::string label() const override { return mpi_->label(); }
+  Participants participants() const override { return mpi_->participants(); }
+  int max_participants() const override { return mpi_->max_participants(); }
+  void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
+    mpi_->spmd(group, body);
+  }
+  OpTable ops() const override {
+    return {{OpKind::kStreamBw, [](Comm& comm, const Args& args, Buffers& bufs) {
+               return std::unique_ptr<OpInstance>(std::make_unique<Reversed>(comm, args, bufs));
+             }}};
+  }
+
+ private:
+  class Reversed final : public OpInstance {
+   public:
+    Reversed(Comm& comm, const Args& args, Buffers& bufs)
+        : comm_(mpi::handle_of(comm)), rank_(comm.rank()), args_(args), bufs_(bufs) {}
+    void run() override {
+      const int w = args_.window, bytes = static_cast<int>(args_.bytes);
+      std::vector<MPI_Request> req(static_cast<std::size_t>(w));
+      for (int k = 0; k < w && rank_ < 2; ++k) {
+        const std::size_t slot = static_cast<std::size_t>(rank_ == 0 ? k : w - 1 - k);
+        if (rank_ == 0)
+          MPI_Isend(bufs_.send + slot * args_.count, bytes, MPI_BYTE, 1, 0, comm_, &req[k]);
+        else
+          MPI_Irecv(bufs_.recv + slot * args_.count, bytes, MPI_BYTE, 0, 0, comm_, &req[k]);
+      }
+      if (rank_ < 2) MPI_Waitall(w, req.data(), MPI_STATUSES_IGNORE);
+    }
+
+   private:
+    MPI_Comm comm_;
+    int rank_;
+    Args args_;
+    Buffers& bufs_;
+  };
+  std::unique_ptr<Backend> mpi_;
+};
+
+TEST(MpiStreamBw, MessageInTheWrongWindowSlotFailsValidation) {
+  ReversedSlotsBackend backend;
+  Pinning pinning(BindPolicy::kNone);
+  Args a = point(OpKind::kStreamBw, 2, 1024);
+  const PointResult r = measure_point(backend, a, quick(), pinning);
+  if (world_rank() == 0) {
+    // Slots 0,1 and 3,4 swapped, the middle one right: 4 of 5 messages of 128 elements wrong.
+    EXPECT_EQ(r.wrong, 4 * 128);
+  }
+  a.window = 1;  // a window of one message has no wrong slot: the same op is then right
+  const PointResult one = measure_point(backend, a, quick(), pinning);
+  if (world_rank() == 0) {
+    EXPECT_EQ(one.wrong, 0);
+  }
 }
 
 TEST(MpiBackend, MaxParticipantsIsTheWorld) {

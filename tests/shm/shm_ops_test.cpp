@@ -1,14 +1,17 @@
-// Every shm op under both schemes with 1-4 threads at several sizes: exact results through the
-// harness's measure_point, fault injection detected, and back-to-back runs without barriers
-// (MPI-like buffer semantics) with a fresh input every iteration to expose races.
+// Every op of each shm scheme's op table with 1-4 threads at several sizes (stream-bw with a
+// window of 5 messages): exact results through the harness's measure_point, fault injection
+// detected, and back-to-back runs without barriers (MPI-like buffer semantics) with a fresh input
+// every iteration to expose races.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "comops/rma.hpp"
+#include "comops/shm/shm_op.hpp"
 #include "harness/measure.hpp"
 #include "harness/op_binder.hpp"
 #include "harness/op_descriptor.hpp"
@@ -59,9 +62,10 @@ std::vector<Point> all_points(bool roots, bool back_to_back = false) {
       if (back_to_back && op_descriptor(op).one_sided && !rma_shape(op, 0).fence) continue;
       for (int np : nps_for(op)) {
         std::vector<std::size_t> sizes = op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
-        // A window of 64 one-sided copies per call: sizes up to 16 KiB only (800 KiB would copy
-        // 50 MiB a call, and a one-sided copy takes no other path at large sizes).
-        if (op_descriptor(op).one_sided && rma_shape(op, 0).window > 1)
+        // A window of copies per call (one-sided -bw ops, stream-bw): sizes up to 16 KiB only (800
+        // KiB would copy 50 MiB a call, and a one-sided copy takes no other path at large sizes).
+        if ((op_descriptor(op).one_sided && rma_shape(op, 0).window > 1) ||
+            op_descriptor(op).windowed)
           std::erase_if(sizes, [](std::size_t b) { return b > (64u << 10); });
         for (std::size_t bytes : sizes) {
           out.push_back({scheme, op, np, bytes, 0});

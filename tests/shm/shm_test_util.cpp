@@ -26,6 +26,7 @@ Args make_args(OpKind op, int np, std::size_t bytes, int root) {
   a.bytes = bytes;
   a.count = bytes / kElemBytes;
   a.root = root;
+  a.window = 5;  // stream-bw: 5 messages per window, each its own data (the others ignore it)
   return a;
 }
 

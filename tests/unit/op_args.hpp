@@ -1,4 +1,4 @@
-// The unit tests' Args of one point: op, participants, element count and root.
+// The unit tests' Args of one point: op, participants, element count, root and window.
 #pragma once
 
 #include <cstddef>
@@ -7,13 +7,15 @@
 
 namespace comops::test {
 
-inline Args make_args(OpKind op, int np, std::size_t count, int root = 0) {
+// window: messages per operation of a windowed op (stream-bw); the other ops ignore it.
+inline Args make_args(OpKind op, int np, std::size_t count, int root = 0, int window = 3) {
   Args a;
   a.op = op;
   a.np = np;
   a.count = count;
   a.bytes = count * kElemBytes;
   a.root = root;
+  a.window = window;
   return a;
 }
 

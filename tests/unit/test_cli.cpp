@@ -80,12 +80,13 @@ TEST(Cli, ReduceExpandsByReduceOp) {
             (std::vector<OpKind>{OpKind::kReduceSum}));
   EXPECT_EQ(parse({"--op=reduce"}).ops, (std::vector<OpKind>{OpKind::kReduceMax}));
   EXPECT_EQ(parse({"--op=all", "--reduce-op=sum,max"}).ops,
-            (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
-                                 OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
+            (std::vector<OpKind>{OpKind::kPingpong,     OpKind::kBroadcast,    OpKind::kReduceMax,
+                                 OpKind::kReduceSum,    OpKind::kGather,       OpKind::kScatter,
+                                 OpKind::kAlltoall,     OpKind::kAllgather,    OpKind::kBarrier,
                                  OpKind::kAllreduceMax, OpKind::kAllreduceSum, OpKind::kPut,
-                                 OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
-                                 OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
+                                 OpKind::kGet,          OpKind::kPutBw,        OpKind::kGetBw,
+                                 OpKind::kPutFence,     OpKind::kGetFence,     OpKind::kPutFenceBw,
+                                 OpKind::kGetFenceBw,   OpKind::kPingpongNb,   OpKind::kStreamBw}));
 }
 
 TEST(Cli, OpsComeInCanonicalOrderWithoutDuplicates) {
@@ -145,6 +146,29 @@ TEST(Cli, SyncAndPercentiles) {
             "sync none: calls back to back, one barrier per repetition");
   EXPECT_EQ(sync_description(Sync::kBarrier),
             "sync barrier: a barrier before each call, only the call timed (OSU)");
+}
+
+// --window: stream-bw's messages per window, osu_bw's 64 by default; into every stream-bw point's
+// Args and nowhere else.
+TEST(Cli, Window) {
+  EXPECT_EQ(parse({}).window, 64);
+  EXPECT_EQ(parse({"--op=stream-bw", "--window=8"}).window, 8);
+  EXPECT_EQ(parse({"--op=all", "--window", "1"}).window, 1);
+  EXPECT_EQ(parse({"--op=stream-bw", "--window=1048576"}).window, 1 << 20);
+}
+
+TEST(CliErrors, BadWindow) {
+  expect_usage_error({"--op=stream-bw", "--window=0"}, "--window must be 1 to 1048576, not 0");
+  expect_usage_error({"--op=stream-bw", "--window=-3"}, "--window must be 1 to 1048576, not -3");
+  expect_usage_error({"--op=stream-bw", "--window=1048577"},
+                     "--window must be 1 to 1048576, not 1048577");
+  expect_usage_error({"--op=stream-bw", "--window=wide"}, "--window");
+  expect_usage_error({"--op=stream-bw", "--window=wide"}, "wide");
+  expect_usage_error({"--op=stream-bw", "--window=99999999999"}, "--window");
+  expect_usage_error({"--op=stream-bw", "--window="}, "--window");
+  expect_usage_error({"--op=pingpong,broadcast", "--window=8"},
+                     "--window applies to stream-bw, which --op does not select");
+  expect_usage_error({"--window=8"}, "--window applies to stream-bw, which --op does not select");
 }
 
 TEST(Cli, CommandLineIsKept) {
@@ -353,7 +377,7 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
       (std::vector<std::string>{"--np", "--size-np", "--sizes", "-b", "-e", "-f", "--np-bytes"}));
   EXPECT_EQ(help_group(help, "Measurement"),
             (std::vector<std::string>{"-n", "-w", "-r", "--seed", "--sync", "--percentiles",
-                                      "--no-limits"}));
+                                      "--no-limits", "--window"}));
   EXPECT_EQ(help_group(help, "Placement"),
             (std::vector<std::string>{"--bind", "--placement", "--pair", "--mpiexec"}));
   EXPECT_EQ(help_group(help, "Output"),

@@ -27,10 +27,10 @@ namespace comops {
 namespace {
 
 const std::vector<std::string> kNames = {
-    "pingpong",      "broadcast", "reduce-max",   "reduce-sum",  "gather",
-    "scatter",       "alltoall",  "allgather",    "barrier",     "allreduce-max",
-    "allreduce-sum", "put",       "get",          "put-bw",      "get-bw",
-    "put-fence",     "get-fence", "put-fence-bw", "get-fence-bw"};
+    "pingpong",     "broadcast",   "reduce-max", "reduce-sum",    "gather",        "scatter",
+    "alltoall",     "allgather",   "barrier",    "allreduce-max", "allreduce-sum", "put",
+    "get",          "put-bw",      "get-bw",     "put-fence",     "get-fence",     "put-fence-bw",
+    "get-fence-bw", "pingpong-nb", "stream-bw"};
 
 // The one-sided ops, passive target (the origin completes alone) and active target (-fence).
 const std::vector<std::string> kPassive = {"put", "get", "put-bw", "get-bw"};
@@ -131,7 +131,9 @@ TEST(OpDescriptors, Traits) {
       {"put-fence", {"", "", false, true, false, true, 2}},
       {"get-fence", {"", "", false, true, false, true, 2}},
       {"put-fence-bw", {"", "", false, true, false, true, 2}},
-      {"get-fence-bw", {"", "", false, true, false, true, 2}}};
+      {"get-fence-bw", {"", "", false, true, false, true, 2}},
+      {"pingpong-nb", {"", "", false, true, true, false, 2}},
+      {"stream-bw", {"", "", false, true, false, false, 2}}};
   // The one-sided ops are beside the COMOPS paper's set, never in it.
   for (const OpDescriptor& d : op_descriptors()) {
     if (d.one_sided) {
@@ -176,6 +178,37 @@ TEST(OpDescriptors, AllreduceDeliversTheReductionEverywhere) {
       }
     }
   }
+}
+
+// Which ops run between participants 0 and 1 (--pair, only those two timed), which move a window
+// per operation, and the column names and words every table gives their time and bandwidth.
+TEST(OpDescriptors, PairAndWindowedOps) {
+  std::vector<std::string> pair, windowed;
+  for (const OpDescriptor& d : op_descriptors()) {
+    if (d.pair) pair.emplace_back(d.name);
+    if (d.windowed) windowed.emplace_back(d.name);
+    EXPECT_TRUE(!d.pingpong || d.pair) << d.name << ": a ping-pong is a pair op";
+    EXPECT_FALSE(d.pingpong && d.windowed) << d.name;
+    EXPECT_FALSE(d.comops_set && d.windowed) << d.name;
+  }
+  EXPECT_EQ(pair, (std::vector<std::string>{"pingpong", "pingpong-nb", "stream-bw"}));
+  EXPECT_EQ(windowed, std::vector<std::string>{"stream-bw"});
+  for (OpKind k : {OpKind::kPingpong, OpKind::kPingpongNb}) {
+    EXPECT_EQ(time_column(k), "RTT_us");
+    EXPECT_EQ(time_word(k), "RTT");
+    EXPECT_EQ(bw_column(k), "bw_GBps");
+  }
+  EXPECT_EQ(time_column(OpKind::kStreamBw), "window_us");
+  EXPECT_EQ(time_word(OpKind::kStreamBw), "time per window");
+  EXPECT_EQ(bw_column(OpKind::kStreamBw), "stream_GBps");
+  EXPECT_EQ(time_column(OpKind::kGather), "time_us");
+  EXPECT_EQ(bw_column(OpKind::kGather), "bw_GBps");
+  // stream-bw's definition says what it is and what it is not, in its own column names.
+  const std::string_view def = op_descriptor(OpKind::kStreamBw).definition;
+  for (const char* words : {"not a ping-pong", "window_us", "stream_GBps", "W x size"})
+    EXPECT_NE(def.find(words), std::string_view::npos) << words;
+  EXPECT_EQ(def.find("RTT"), std::string_view::npos);
+  EXPECT_EQ(def.find("rate"), std::string_view::npos);
 }
 
 // What the descriptors say must hang together for every op, np and root: an op without data
@@ -228,9 +261,16 @@ TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
             EXPECT_EQ(d.send_count(a, r) + d.recv_count(a, r), 0u) << where << " idle " << r;
           EXPECT_EQ(d.bw_factor(a), 2.0) << where;
         }
-        if (d.one_sided) {  // origin 0 and target 1 hold the same blocks; the others idle
+        if (d.pair || d.one_sided) {  // participants 0 and 1 only; the others idle
           for (int r = 2; r < np; ++r)
             EXPECT_EQ(d.send_count(a, r) + d.recv_count(a, r), 0u) << where << " idle " << r;
+        }
+        if (d.windowed) {  // make_args' window of 3 messages, one way
+          EXPECT_EQ(d.bw_factor(a), 3.0) << where;
+          EXPECT_EQ(sent, 3 * a.count) << where;
+          EXPECT_EQ(received, 3 * a.count) << where;
+        }
+        if (d.one_sided) {  // origin 0 and target 1 hold the same blocks
           const bool put = d.fault_rank(a) == 1;
           EXPECT_EQ(d.send_count(a, put ? 0 : 1), d.recv_count(a, put ? 1 : 0)) << where;
           EXPECT_EQ(d.send_count(a, put ? 1 : 0) + d.recv_count(a, put ? 0 : 1), 0u) << where;
@@ -320,9 +360,9 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
     }
   const std::map<std::string, std::vector<std::string>> want = {
       {"mpi", kNames},
-      {"shm-direct", kNames},
-      {"shm-staged", names_without({kPassive, kFence})},
-      {"swcc-64", names_without({kPassive})}};
+      {"shm-direct", names_without({{"pingpong-nb"}})},
+      {"shm-staged", names_without({kPassive, kFence, {"pingpong-nb", "stream-bw"}})},
+      {"swcc-64", names_without({kPassive, {"stream-bw"}})}};
   std::vector<std::string> labels;
   // A table's order means nothing (the sweep follows the descriptors): compare the sets.
   const std::set<std::string> all_names(kNames.begin(), kNames.end());
@@ -338,10 +378,11 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
 
 TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
   const std::vector<std::string> words = {
-      "pingpong",      "broadcast",    "reduce",       "reduce-max", "reduce-sum", "gather",
-      "scatter",       "alltoall",     "allgather",    "barrier",    "allreduce",  "allreduce-max",
-      "allreduce-sum", "put",          "get",          "put-bw",     "get-bw",     "put-fence",
-      "get-fence",     "put-fence-bw", "get-fence-bw", "comops",     "all"};
+      "pingpong",     "broadcast",     "reduce",        "reduce-max", "reduce-sum",
+      "gather",       "scatter",       "alltoall",      "allgather",  "barrier",
+      "allreduce",    "allreduce-max", "allreduce-sum", "put",        "get",
+      "put-bw",       "get-bw",        "put-fence",     "get-fence",  "put-fence-bw",
+      "get-fence-bw", "pingpong-nb",   "stream-bw",     "comops",     "all"};
   EXPECT_EQ(op_words(), words);
   std::set<std::string> from_descriptors = {"reduce", "allreduce", "comops", "all"};
   for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
@@ -390,7 +431,7 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
                   "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
                   "scatter, alltoall, allgather, barrier, allreduce, allreduce-max, allreduce-sum, "
                   "put, get, put-bw, get-bw, put-fence, get-fence, put-fence-bw, get-fence-bw, "
-                  "comops, all)");
+                  "pingpong-nb, stream-bw, comops, all)");
   EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
   EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
   EXPECT_EQ(usage_error({"--op=allreduce", "--reduce-op=,"}), "--op names no operation");
@@ -403,8 +444,8 @@ TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
             "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
             "reduce-max, reduce-sum, gather, scatter, alltoall, allgather, barrier, allreduce (by "
             "--reduce-op), allreduce-max, allreduce-sum, put, get, put-bw, get-bw, put-fence, "
-            "get-fence, put-fence-bw, get-fence-bw, comops (the COMOPS paper's set, the "
-            "default), or all (every op)");
+            "get-fence, put-fence-bw, get-fence-bw, pingpong-nb, stream-bw, comops (the COMOPS "
+            "paper's set, the default), or all (every op)");
   EXPECT_EQ(reduce_op_option_help(),
             "Reductions that 'reduce', 'allreduce', 'comops' and 'all' run: max, sum");
 }

@@ -102,6 +102,13 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
       break;
     case OpKind::kBarrier:
       break;
+    case OpKind::kPingpongNb:
+      ranks[0].recv = ranks[1].send;
+      ranks[1].recv = ranks[0].send;
+      break;
+    case OpKind::kStreamBw:  // slot k of participant 0's window into slot k of participant 1's
+      ranks[1].recv = ranks[0].send;
+      break;
     default:  // one-sided: the origin's blocks land in the target's, or the reverse
       if (rma_shape(a.op, a.bytes).put)
         ranks[1].recv = ranks[0].send;
@@ -173,6 +180,13 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
         break;
       case OpKind::kBarrier:
         break;
+      case OpKind::kPingpongNb:
+        send = recv = r < 2 ? count : 0;
+        break;
+      case OpKind::kStreamBw:  // a window of a.window messages
+        send = r == 0 ? count * 3 : 0;
+        recv = r == 1 ? count * 3 : 0;
+        break;
       default: {  // one-sided: a block per distinct window slot at the origin and the target
         const RmaShape s = rma_shape(op, a.bytes);
         const std::size_t block = count * s.slots;
@@ -236,7 +250,7 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
     EXPECT_EQ(f, np - 1) << "a non-rooted collective's fault hits the last participant";
   } else if (is_rma(op)) {
     EXPECT_EQ(f, rma_shape(op, a.bytes).put ? 1 : 0) << "the fault must hit the receiving side";
-  } else if (op != OpKind::kPingpong) {
+  } else if (!op_is_pair(op)) {
     EXPECT_EQ(f, a.root);
   }
   for (std::size_t k : {std::size_t{0}, victim.recv.size() / 2, victim.recv.size() - 1}) {
@@ -253,6 +267,35 @@ TEST_P(OpCheck, SimulatedOpIsRightAndOneFlipIsOneWrong) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpCheck, testing::ValuesIn(all_cases()), case_name);
+
+// stream-bw: every message of the window carries its own data, so a message delivered into
+// another slot (two slots swapped, or one slot's message twice) is counted element by element.
+TEST(StreamBw, MessageInTheWrongWindowSlotIsWrong) {
+  for (std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+    const Args a = make_args(OpKind::kStreamBw, 2, count, 0, 4);
+    auto ranks = allocate_and_fill(a, kSeed);
+    simulate(a, ranks);
+    ASSERT_EQ(ranks[1].recv.size(), 4 * count);
+    ASSERT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), 0);
+    std::vector<Elem>& recv = ranks[1].recv;
+    std::swap_ranges(recv.begin() + count, recv.begin() + 2 * count, recv.begin() + 3 * count);
+    EXPECT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), static_cast<std::int64_t>(2 * count))
+        << "slots 1 and 3 swapped, count " << count;
+    simulate(a, ranks);
+    std::copy(recv.begin(), recv.begin() + count, recv.begin() + 2 * count);
+    EXPECT_EQ(count_wrong(a, 1, kSeed, ranks[1].bufs), static_cast<std::int64_t>(count))
+        << "slot 0's message also in slot 2, count " << count;
+  }
+}
+
+// stream-bw moves the whole window per operation; its window is what Args says.
+TEST(StreamBw, BytesMovedAreTheWindow) {
+  Args a = make_args(OpKind::kStreamBw, 2, 128, 0, 64);
+  EXPECT_EQ(op_bytes_moved(a), 64.0 * 1024);
+  a.window = 1;
+  EXPECT_EQ(op_bytes_moved(a), 1024.0);
+  EXPECT_EQ(op_bytes_moved(make_args(OpKind::kPingpongNb, 2, 128)), 2.0 * 1024);
+}
 
 // What each receiver must hold, written out by hand from the literal patterns of seed 7 (see
 // Pattern.KnownValues): np 3, 2 elements per block. Independent of the simulation above.
@@ -325,10 +368,10 @@ TEST(CountWrong, LiteralReceiveBuffersPerOp) {
 
 TEST(OpNames, RoundTripForEveryOp) {
   const std::vector<std::string> names = {
-      "pingpong",      "broadcast", "reduce-max",   "reduce-sum",  "gather",
-      "scatter",       "alltoall",  "allgather",    "barrier",     "allreduce-max",
-      "allreduce-sum", "put",       "get",          "put-bw",      "get-bw",
-      "put-fence",     "get-fence", "put-fence-bw", "get-fence-bw"};
+      "pingpong",     "broadcast",   "reduce-max", "reduce-sum",    "gather",        "scatter",
+      "alltoall",     "allgather",   "barrier",    "allreduce-max", "allreduce-sum", "put",
+      "get",          "put-bw",      "get-bw",     "put-fence",     "get-fence",     "put-fence-bw",
+      "get-fence-bw", "pingpong-nb", "stream-bw"};
   ASSERT_EQ(all_ops().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(op_name(all_ops()[i]), names[i]);
@@ -337,12 +380,13 @@ TEST(OpNames, RoundTripForEveryOp) {
     EXPECT_EQ(*parsed, all_ops()[i]);
   }
   EXPECT_EQ(all_ops(),
-            (std::vector<OpKind>{OpKind::kPingpong, OpKind::kBroadcast, OpKind::kReduceMax,
-                                 OpKind::kReduceSum, OpKind::kGather, OpKind::kScatter,
-                                 OpKind::kAlltoall, OpKind::kAllgather, OpKind::kBarrier,
+            (std::vector<OpKind>{OpKind::kPingpong,     OpKind::kBroadcast,    OpKind::kReduceMax,
+                                 OpKind::kReduceSum,    OpKind::kGather,       OpKind::kScatter,
+                                 OpKind::kAlltoall,     OpKind::kAllgather,    OpKind::kBarrier,
                                  OpKind::kAllreduceMax, OpKind::kAllreduceSum, OpKind::kPut,
-                                 OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
-                                 OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw}));
+                                 OpKind::kGet,          OpKind::kPutBw,        OpKind::kGetBw,
+                                 OpKind::kPutFence,     OpKind::kGetFence,     OpKind::kPutFenceBw,
+                                 OpKind::kGetFenceBw,   OpKind::kPingpongNb,   OpKind::kStreamBw}));
 }
 
 TEST(OpNames, RejectsUnknownNames) {
@@ -358,7 +402,7 @@ TEST(OpTraits, DataSizeAndMinNp) {
   for (OpKind op : all_ops()) {
     EXPECT_EQ(op_has_data(op), op != OpKind::kBarrier) << op_name(op);
     EXPECT_EQ(op_takes_size(op), op != OpKind::kBarrier) << op_name(op);
-    EXPECT_EQ(op_min_np(op), op == OpKind::kPingpong || is_rma(op) ? 2 : 1) << op_name(op);
+    EXPECT_EQ(op_min_np(op), op_is_pair(op) ? 2 : 1) << op_name(op);
   }
 }
 
@@ -386,31 +430,36 @@ TEST(OpBytesMoved, ExactPerOp) {
     EXPECT_EQ(recv_count(make_args(op, 2, 1 << 20), rma_shape(op, 0).put ? 1 : 0), 8u << 20)
         << op_name(op);
   }
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kPingpongNb, 4, 128)), 2048.0);
+  EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kStreamBw, 4, 128, 0, 3)), 3 * 1024.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kBarrier, 4, 0)), 0.0);
   EXPECT_DOUBLE_EQ(op_bytes_moved(make_args(OpKind::kGather, 1, 128)), 0.0);
 }
 
 TEST(OpIsTimed, PingpongTimesRanks0And1Only) {
-  const Args pp = make_args(OpKind::kPingpong, 4, 1);
-  EXPECT_TRUE(op_is_timed(pp, 0));
-  EXPECT_TRUE(op_is_timed(pp, 1));
-  EXPECT_FALSE(op_is_timed(pp, 2));
-  EXPECT_FALSE(op_is_timed(pp, 3));
+  for (OpKind op : {OpKind::kPingpong, OpKind::kPingpongNb, OpKind::kStreamBw}) {
+    const Args pp = make_args(op, 4, 1);
+    EXPECT_TRUE(op_is_timed(pp, 0)) << op_name(op);
+    EXPECT_TRUE(op_is_timed(pp, 1)) << op_name(op);
+    EXPECT_FALSE(op_is_timed(pp, 2)) << op_name(op);
+    EXPECT_FALSE(op_is_timed(pp, 3)) << op_name(op);
+  }
   for (OpKind op : all_ops()) {
-    if (op == OpKind::kPingpong) continue;
     const Args a = make_args(op, 4, 1);
-    if (is_rma(op)) {  // one-sided: the origin alone
+    if (is_rma(op)) {  // one-sided: the origin alone, between the pair --pair chooses
       for (int r = 0; r < 4; ++r) EXPECT_EQ(op_is_timed(a, r), r == 0) << op_name(op) << " " << r;
-      EXPECT_TRUE(op_uses_pair(op)) << op_name(op);
+      EXPECT_TRUE(op_is_pair(op)) << op_name(op);
       continue;
     }
-    EXPECT_FALSE(op_uses_pair(op)) << op_name(op);
+    if (op_is_pair(op)) continue;
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(op_is_timed(a, r)) << op_name(op) << " rank " << r;
   }
 }
 
 TEST(FaultRank, ExactPerOp) {
   EXPECT_EQ(fault_rank(make_args(OpKind::kPingpong, 4, 1)), 1);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kPingpongNb, 4, 1)), 1);
+  EXPECT_EQ(fault_rank(make_args(OpKind::kStreamBw, 4, 1)), 1);
   EXPECT_EQ(fault_rank(make_args(OpKind::kBroadcast, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 4, 1)), 3);
   EXPECT_EQ(fault_rank(make_args(OpKind::kScatter, 1, 1)), 0);

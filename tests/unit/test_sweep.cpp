@@ -182,6 +182,39 @@ TEST(BuildSweep, NoBackendsNoPoints) {
   EXPECT_TRUE(skipped.empty());
 }
 
+// The pair ops (both ping-pongs, stream-bw) get a point per pair; only stream-bw's points carry
+// --window, into their Args; an inter pair on threads is skipped with the op's name.
+TEST(BuildSweep, PairOpsAndTheWindow) {
+  Config c = sweep_config();
+  c.np_list = {2};
+  c.sizes = {8};
+  c.ops = {OpKind::kPingpongNb, OpKind::kStreamBw, OpKind::kGather};
+  c.pairs = {kIntra, kInter};
+  c.window = 16;
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(
+      std::make_unique<FakeBackend>("procs", std::set<OpKind>{}, Participants::kProcesses));
+  std::vector<std::string> skipped;
+  const auto points = build_sweep(c, backends, &skipped);
+  EXPECT_EQ(describe(points),
+            (std::vector<std::string>{
+                "0 pingpong-nb np=2 bytes=8 size intra", "0 pingpong-nb np=2 bytes=8 size inter",
+                "0 stream-bw np=2 bytes=8 size intra", "0 stream-bw np=2 bytes=8 size inter",
+                "0 gather np=2 bytes=8 size"}));
+  EXPECT_TRUE(skipped.empty());
+  for (const Point& p : points) {
+    EXPECT_EQ(p.window, p.op == OpKind::kStreamBw ? 16 : 1) << describe(p);
+    EXPECT_EQ(args_for(p).window, p.window) << describe(p);
+  }
+  backends.clear();
+  backends.push_back(std::make_unique<FakeBackend>("threads", std::set<OpKind>{}));
+  EXPECT_EQ(build_sweep(c, backends, &skipped).size(), 3u);
+  EXPECT_EQ(skipped,
+            (std::vector<std::string>{
+                "threads: pingpong-nb between nodes is not possible (threads share one node)",
+                "threads: stream-bw between nodes is not possible (threads share one node)"}));
+}
+
 TEST(ArgsFor, CountAndRoot) {
   const Point p{0, OpKind::kGather, 4, 1024, true, false};
   const Args a = args_for(p);

@@ -14,6 +14,7 @@
 
 #include "harness/noise.hpp"
 #include "harness/op_binder.hpp"
+#include "harness/op_descriptor.hpp"
 #include "harness/ops.hpp"
 #include "harness/stats.hpp"
 
@@ -143,8 +144,12 @@ std::int64_t validate_back_to_back(Comm& comm, OpInstance& inst, const Args& arg
         fmt::format("cannot allocate the validation buffers of {} at {} bytes", op_name(args.op),
                     args.bytes));
   comm.barrier();
-  run_calls(comm, inst, opt.sync, kValidationOps, nullptr, [&](int i) {
+  // A passive target takes no part in a call: what the origin put is in place, and the target
+  // may refill what the origin gets, only after a barrier (the timed loop checks no data).
+  const bool passive = op_descriptor(args.op).passive_target;
+  run_calls(comm, inst, passive ? Sync::kBarrier : opt.sync, kValidationOps, nullptr, [&](int i) {
     if (i == 0) return;
+    if (passive) comm.barrier();
     const Buffers& done = results[static_cast<std::size_t>(i - 1)];
     const Buffers& next = inputs[static_cast<std::size_t>(i)];
     std::copy_n(bufs.recv, bufs.recv_count, done.recv);

@@ -44,6 +44,9 @@ struct OpDescriptor {
   /// One-sided (put, get): participant 0, the origin, writes into or reads from participant 1's
   /// exposed buffer while the others idle; only the origin is timed and --pair chooses the pair.
   bool one_sided = false;
+  /// The target takes no part in a call (passive-target one-sided ops): the data of a call is
+  /// complete at the target only after a barrier, so validation puts one between its calls.
+  bool passive_target = false;
   /// Smallest participant count the op makes sense with.
   int min_np;
   /// Elements of participant rank's send and receive buffers (Args::count elements per block).

@@ -174,6 +174,7 @@ OpDescriptor one_sided(OpKind kind, std::string_view name, bool put, std::string
           .pingpong = false,
           .comops_set = false,
           .one_sided = true,
+          .passive_target = !rma_shape(kind, 0).fence,
           .min_np = 2,
           .send_count = put ? at_origin : at_target,
           .recv_count = put ? at_target : at_origin,

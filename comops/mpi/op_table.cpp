@@ -23,7 +23,7 @@ OpTable op_table() {
           {OpKind::kGetFence, make_rma},
           {OpKind::kPutFenceBw, make_rma},
           {OpKind::kGetFenceBw, make_rma},
-          {OpKind::kPingpongNb, make_pingpong_nb},
+          {OpKind::kPingpongNb, make_pingpong},
           {OpKind::kStreamBw, make_stream_bw}};
 }
 

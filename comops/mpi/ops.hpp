@@ -16,7 +16,6 @@ std::unique_ptr<OpInstance> make_allgather(Comm& comm, const Args& args, Buffers
 std::unique_ptr<OpInstance> make_allreduce(Comm& comm, const Args& args, Buffers& bufs);
 /// Every one-sided op (put, get, their -bw and -fence variants): the op's key says which.
 std::unique_ptr<OpInstance> make_rma(Comm& comm, const Args& args, Buffers& bufs);
-std::unique_ptr<OpInstance> make_pingpong_nb(Comm& comm, const Args& args, Buffers& bufs);
 std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
 
 /// The ops the mpi backend implements (comops/mpi/op_table.cpp).

@@ -1,8 +1,12 @@
 // mpi ping-pong: rank 0 sends, rank 1 receives and sends its message back; other ranks idle.
+// pingpong uses MPI_Send/MPI_Recv; pingpong-nb makes the same round trip non-blocking: rank 0
+// posts MPI_Irecv for the answer, then MPI_Isend, and waits for both with MPI_Waitall; rank 1
+// posts MPI_Irecv, waits for the ping (the answer may leave only after it, or the round trip
+// would be an exchange), then MPI_Isend and MPI_Wait.
 #include <mpi.h>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
@@ -10,15 +14,36 @@ namespace {
 class Pingpong final : public OpInstance {
  public:
   Pingpong(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), rank_(comm.rank()), bytes_(mpi_count(args.bytes)), bufs_(bufs) {}
+      : comm_(handle_of(comm)),
+        rank_(comm.rank()),
+        bytes_(mpi_count(args.bytes)),
+        nonblocking_(args.op == OpKind::kPingpongNb),
+        bufs_(bufs) {}
   void run() override {
+    if (rank_ > 1) return;
+    const int peer = 1 - rank_;
+    if (nonblocking_) {
+      constexpr int kTag = 2;
+      MPI_Request req[2];
+      if (rank_ == 0) {
+        MPI_Irecv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, &req[0]);
+        MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+      } else {
+        MPI_Irecv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, &req[0]);
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
+        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+      }
+      return;
+    }
     constexpr int kTag = 1;
     if (rank_ == 0) {
-      MPI_Send(bufs_.send, bytes_, MPI_BYTE, 1, kTag, comm_);
-      MPI_Recv(bufs_.recv, bytes_, MPI_BYTE, 1, kTag, comm_, MPI_STATUS_IGNORE);
-    } else if (rank_ == 1) {
-      MPI_Recv(bufs_.recv, bytes_, MPI_BYTE, 0, kTag, comm_, MPI_STATUS_IGNORE);
-      MPI_Send(bufs_.send, bytes_, MPI_BYTE, 0, kTag, comm_);
+      MPI_Send(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_);
+      MPI_Recv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
+      MPI_Send(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_);
     }
   }
 
@@ -26,6 +51,7 @@ class Pingpong final : public OpInstance {
   MPI_Comm comm_;
   int rank_;
   int bytes_;
+  bool nonblocking_;
   Buffers& bufs_;
 };
 

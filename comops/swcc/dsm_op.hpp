@@ -89,7 +89,6 @@ std::unique_ptr<OpInstance> make_allgather(const OpConfig&, Comm&, const Args&, 
 std::unique_ptr<OpInstance> make_allreduce(const OpConfig&, Comm&, const Args&, Buffers&);
 /// The one-sided ops with active target (put-fence, get-fence and their -bw variants).
 std::unique_ptr<OpInstance> make_fence_rma(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_pingpong_nb(const OpConfig&, Comm&, const Args&, Buffers&);
 
 /// The ops swcc implements, bound to a configuration (comops/swcc/op_table.cpp).
 OpTable op_table(const OpConfig& cfg);

@@ -12,7 +12,7 @@ constexpr OpMaker<const OpConfig&> kMakers[] = {
     {OpKind::kAllgather, make_allgather},    {OpKind::kAllreduceMax, make_allreduce},
     {OpKind::kAllreduceSum, make_allreduce}, {OpKind::kPutFence, make_fence_rma},
     {OpKind::kGetFence, make_fence_rma},     {OpKind::kPutFenceBw, make_fence_rma},
-    {OpKind::kGetFenceBw, make_fence_rma},   {OpKind::kPingpongNb, make_pingpong_nb}};
+    {OpKind::kGetFenceBw, make_fence_rma},   {OpKind::kPingpongNb, make_pingpong}};
 
 }  // namespace
 

@@ -1,5 +1,9 @@
-// swcc ping-pong: rank 0 stores its message and then a flag into buffers homed at rank 1, which
-// spins on the flag in its own memory, reads the message and answers the same way.
+// swcc ping-pong: rank 0 sends its message and then a flag into buffers homed at rank 1, which
+// spins on the flag in its own memory, takes the message and answers the same way; other ranks
+// idle. pingpong uses Split-C's one-way store (:-): the home ends up owning the blocks, and the
+// receiver reads them from its own memory. pingpong-nb uses the split-phase assignment (:=): the
+// sender puts with a split-phase put (the protocol brings the blocks into its cache, Modified)
+// and syncs; the receiver takes the message with a split-phase get and sync.
 #include "comops/swcc/dsm_op.hpp"
 
 namespace comops::swcc {
@@ -13,6 +17,7 @@ class Pingpong final : public DsmOpBase {
         d_(*engine_),
         bufs_(bufs),
         count_(args.count),
+        split_phase_(args.op == OpKind::kPingpongNb),
         data_(d_.template alloc<Elem>(args.count)),
         flag_(d_.template alloc<std::int64_t>(1)) {}
 
@@ -21,26 +26,33 @@ class Pingpong final : public DsmOpBase {
     if (me > 1) return;
     ++seq_;
     const int peer = 1 - me;
-    if (me == 1) wait_flag();
-    if (me == 1) d_.read_bulk(bufs_.recv, data_.on(1), count_);
-    d_.store(data_.on(peer), bufs_.send, count_);  // the peer (home) ends up owning it
+    if (me == 1) receive();
+    if (split_phase_)
+      d_.put(data_.on(peer), bufs_.send, count_);  // := into the peer's buffer
+    else
+      d_.store(data_.on(peer), bufs_.send, count_);  // :- the peer (home) ends up owning it
     d_.sync();
-    d_.store(flag_.on(peer), &seq_, 1);
+    d_.store(flag_.on(peer), &seq_, 1);  // the flag stays in the peer's memory: it spins there
     d_.sync();
-    if (me == 0) {
-      wait_flag();
-      d_.read_bulk(bufs_.recv, data_.on(0), count_);
-    }
+    if (me == 0) receive();
   }
 
  private:
-  void wait_flag() {
-    auto f = flag_.on(d_.rank());
+  void receive() {
+    const int me = d_.rank();
+    auto f = flag_.on(me);
     engine_->wait_until([&] { return d_.read(f) == seq_; });
+    if (split_phase_) {
+      d_.get(bufs_.recv, data_.on(me), count_);  // := from its own buffer, owned by the sender
+      d_.sync();
+    } else {
+      d_.read_bulk(bufs_.recv, data_.on(me), count_);
+    }
   }
   Dsm<B> d_;
   Buffers& bufs_;
   std::size_t count_;
+  bool split_phase_;
   SpreadArray<Elem> data_;
   SpreadArray<std::int64_t> flag_;
   std::int64_t seq_ = 0;

@@ -37,7 +37,8 @@ rank 3 host simh2 node_rank 1 node_size 2 nodes 2"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 rows, ctx = doc["results"], doc["context"]
-ops = ("pingpong", "broadcast", "reduce-max", "gather", "scatter", "barrier")
+ops = ("pingpong", "broadcast", "reduce-max", "gather", "scatter", "barrier", "alltoall",
+       "allgather", "allreduce-max", "pingpong-nb", "put-fence", "get-fence")
 seen = {(r["backend"].split("-")[0], r["op"]) for r in rows}
 want = {(b, o) for b in ("mpi", "swcc") for o in ops}
 assert want <= seen, f"missing rows: {sorted(want - seen)}"
@@ -51,9 +52,10 @@ assert ctx["limits"]["network"]["hosts"] == ["simh1", "simh2"], ctx["limits"]["n
 # Two ranks on each 2-core host: nobody is oversubscribed (judged per node, not 4 > 2 cores).
 assert ctx["oversubscribed"] is False and not any(r["oversubscribed"] for r in rows)
 for r in rows:
-    if r["op"] == "pingpong":
-        # intra: ranks 0 and 1 on simh1; inter: rank 0 and rank 2 on simh2, each on core 0 of its
-        # own host (bound by its index among the point's participants on that host).
+    if "pair" in r:
+        # A pair op (ping-pongs, stream-bw, one-sided put/get): intra: ranks 0 and 1 on simh1;
+        # inter: rank 0 and rank 2 on simh2, each on core 0 of its own host (bound by its index
+        # among the point's participants on that host).
         if r["pair"] == "intra":
             assert r["hosts"] == ["simh1", "simh1", "simh2", "simh2"] and r["nodes"] == 1, r
             assert r["cores"] == [0, 1, 0, 1], r
@@ -63,8 +65,9 @@ for r in rows:
     else:
         assert r["hosts"] == ["simh1", "simh1", "simh2", "simh2"] and r["nodes"] == 2, r
         assert r["cores"] == [0, 1, 0, 1], r
-pairs = sorted({(r["backend"], r["pair"]) for r in rows if r["op"] == "pingpong"})
-assert [p for b, p in pairs if b == "mpi"] == ["inter", "intra"], pairs
+pairs = sorted({(r["backend"], r["op"], r["pair"]) for r in rows if "pair" in r})
+for op in ("pingpong", "pingpong-nb", "stream-bw", "put", "get", "put-fence", "get-fence"):
+    assert [p for b, o, p in pairs if b == "mpi" and o == op] == ["inter", "intra"], (op, pairs)
 print(f"comops: {len(rows)} rows on mpi and swcc, wrong = 0 in all, hosts, nodes, pairs and "
       f"per-host cores as expected")
 PY

@@ -71,12 +71,14 @@ void SwccComm::check() {
 void SwccComm::fail(const std::string& what) {
   if (failed_) return;
   failed_ = true;
-  const std::string text = what.substr(0, std::min(what.find('\n'), abort_text_.size()));
+  // The request is released without waiting, so MPI may read the text after this returns (and
+  // after this object is gone): the buffer is deliberately leaked, once per failure.
+  const auto* text = new std::string(what.substr(0, std::min(what.find('\n'), abort_text_.size())));
   for (int r = 0; r < size(); ++r) {
     if (r == rank()) continue;
-    // A short eager message: it completes without the receiver; the request is released.
     MPI_Request req;
-    MPI_Isend(text.data(), static_cast<int>(text.size()), MPI_CHAR, r, abort_tag_, handle(), &req);
+    MPI_Isend(text->data(), static_cast<int>(text->size()), MPI_CHAR, r, abort_tag_, handle(),
+              &req);
     MPI_Request_free(&req);
   }
 }

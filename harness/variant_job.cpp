@@ -172,8 +172,12 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   const std::string text = read_text(output_path);
-  // Exit code 1 is wrong results: its points carry them (the W flag, the run's exit code).
-  if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+  const std::string points_text = read_text(std::filesystem::path(dir) / kPointsFile);
+  // Exit code 1 is wrong results when the job measured points: they carry them (the W flag, the
+  // run's exit code). A job that ends with 1 before any point (MPI_Init failing under the
+  // variant's settings, as Hydra reports it now and then) failed.
+  const bool measured = !points_text.empty();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || (WEXITSTATUS(status) == 1 && !measured)) {
     const std::string how = WIFEXITED(status)
                                 ? fmt::format("exit code {}", WEXITSTATUS(status))
                                 : fmt::format("killed by signal {}", WTERMSIG(status));
@@ -182,7 +186,7 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
                                    : fmt::format("{}: its job failed ({}): {}", label, how, why));
   }
   VariantRun run;
-  std::istringstream points(read_text(std::filesystem::path(dir) / kPointsFile));
+  std::istringstream points(points_text);
   for (std::string line; std::getline(points, line);) {
     nlohmann::json j;
     try {

@@ -2,8 +2,8 @@
 // receives the reduced vector.
 #include <mpi.h>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {

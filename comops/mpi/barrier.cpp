@@ -1,8 +1,8 @@
 // mpi barrier: MPI_Barrier over the participants.
 #include <mpi.h>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {

@@ -1,8 +1,8 @@
 // mpi broadcast: MPI_Bcast from the root's send buffer into every other rank's receive buffer.
 #include <mpi.h>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {

@@ -1,8 +1,8 @@
 // mpi reduction: MPI_Reduce of 64-bit integers with MPI_MAX (the COMOPS global max) or MPI_SUM.
 #include <mpi.h>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {

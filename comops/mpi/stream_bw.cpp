@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {

@@ -26,6 +26,28 @@ std::vector<std::unique_ptr<Backend>> backends(const std::vector<std::string>& a
   return fam->create();
 }
 
+// Three warm-up runs on seed 1's inputs, then one run on seed 2's between barriers (one
+// operation alone, as the single-call validation was): this participant's wrong elements and
+// the op's DSM counters.
+struct Checked {
+  std::int64_t wrong;
+  Counters counters;
+};
+Checked run_between_barriers(Backend& be, Comm& comm, const Args& a) {
+  const int r = comm.rank();
+  std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
+  Buffers b{s.data(), s.size(), rv.data(), rv.size()};
+  auto inst = bind_op(be, a.op)(comm, a, b);
+  fill_inputs(a, r, 1, b);
+  for (int i = 0; i < 3; ++i) inst->run();
+  comm.barrier();
+  fill_inputs(a, r, 2, b);
+  comm.barrier();
+  inst->run();
+  comm.barrier();
+  return {count_wrong(a, r, 2, b), inst->counters()};
+}
+
 TEST(SwccOps, LabelsAndOptions) {
   auto v = backends({"--block-size=8,4096", "--uncached"});
   ASSERT_EQ(v.size(), 3u);
@@ -62,20 +84,10 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
           if (op == OpKind::kPingpong) a.root = 0;
           be->spmd(np, [&](Comm& comm) {
             const int r = comm.rank();
-            std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
-            Buffers b{s.data(), s.size(), rv.data(), rv.size()};
-            auto inst = bind_op(*be, op)(comm, a, b);
-            fill_inputs(a, r, 1, b);
-            for (int i = 0; i < 3; ++i) inst->run();
-            comm.barrier();
-            fill_inputs(a, r, 2, b);
-            comm.barrier();
-            inst->run();
-            comm.barrier();
-            const std::int64_t wrong = count_wrong(a, r, 2, b);
-            EXPECT_EQ(wrong, 0) << be->label() << " " << op_name(op) << " np=" << np
-                                << " bytes=" << a.bytes << " rank " << r;
-            const Counters c = inst->counters();
+            const Checked got = run_between_barriers(*be, comm, a);
+            EXPECT_EQ(got.wrong, 0) << be->label() << " " << op_name(op) << " np=" << np
+                                    << " bytes=" << a.bytes << " rank " << r;
+            const Counters& c = got.counters;
             ASSERT_EQ(c.size(), 8u);
             EXPECT_EQ(c[0].first, "hits");
             EXPECT_EQ(c[3].first, "bytes");
@@ -215,18 +227,7 @@ TEST(SwccOps, BackToBackValidationFindsAMissingClosingBarrier) {
       // One operation between barriers, as the validation was: exact.
       std::int64_t single_wrong = 0;
       be->spmd(2, [&](Comm& comm) {
-        const int r = comm.rank();
-        std::vector<Elem> s(send_count(a, r)), rv(recv_count(a, r));
-        Buffers b{s.data(), s.size(), rv.data(), rv.size()};
-        auto inst = bind_op(*be, op)(comm, a, b);
-        fill_inputs(a, r, 1, b);
-        for (int i = 0; i < 3; ++i) inst->run();
-        comm.barrier();
-        fill_inputs(a, r, 2, b);
-        comm.barrier();
-        inst->run();
-        comm.barrier();
-        single_wrong = comm.allreduce(count_wrong(a, r, 2, b), Reduce::kSum);
+        single_wrong = comm.allreduce(run_between_barriers(*be, comm, a).wrong, Reduce::kSum);
       });
       // The validation of measure_point: two operations back to back.
       MeasureOptions o;

@@ -1,7 +1,11 @@
 // The descriptor of every COMOPS operation: the one place that says what an op is. A new op is
 // one entry here (and its key in comops/op.hpp); see "Adding an operation" in the README.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
+#include <string>
 
 #include "comops/rma.hpp"
 #include "harness/op_descriptor.hpp"
@@ -125,47 +129,28 @@ int the_origin(const Args&) { return 0; }
 int the_target(const Args&) { return 1; }
 double window_blocks(const Args& a) { return rma_shape(a.op, a.bytes).window; }
 
-#define COMOPS_RMA_LATENCY(what) "time = one " what " of size bytes by participant 0 (origin) "
-#define COMOPS_RMA_WINDOW(what) \
-  "time = a window of 64 " what "s of size bytes each by participant 0 (origin) "
-#define COMOPS_RMA_PASSIVE \
-  ", completed by the origin alone (passive target: MPI_Win_flush, lock held across calls); "
-#define COMOPS_RMA_FENCE \
-  ", one epoch opened and closed by both sides (active target: MPI_Win_fence); "
-#define COMOPS_RMA_END "GB = 1e9 B; timed on the origin; median of repetitions"
-constexpr std::string_view kPutTime =
-    COMOPS_RMA_LATENCY("put") "into participant 1's exposed buffer" COMOPS_RMA_PASSIVE
-                              "bw = size / time; " COMOPS_RMA_END;
-constexpr std::string_view kGetTime =
-    COMOPS_RMA_LATENCY("get") "from participant 1's exposed buffer" COMOPS_RMA_PASSIVE
-                              "bw = size / time; " COMOPS_RMA_END;
-constexpr std::string_view kPutBwTime =
-    COMOPS_RMA_WINDOW("put") "into participant 1's exposed buffer" COMOPS_RMA_PASSIVE
-                             "bw = 64 x size / time; " COMOPS_RMA_END;
-constexpr std::string_view kGetBwTime =
-    COMOPS_RMA_WINDOW("get") "from participant 1's exposed buffer" COMOPS_RMA_PASSIVE
-                             "bw = 64 x size / time; " COMOPS_RMA_END;
-constexpr std::string_view kPutFenceTime =
-    COMOPS_RMA_LATENCY("put") "into participant 1's exposed buffer" COMOPS_RMA_FENCE
-                              "bw = size / time; " COMOPS_RMA_END;
-constexpr std::string_view kGetFenceTime =
-    COMOPS_RMA_LATENCY("get") "from participant 1's exposed buffer" COMOPS_RMA_FENCE
-                              "bw = size / time; " COMOPS_RMA_END;
-constexpr std::string_view kPutFenceBwTime =
-    COMOPS_RMA_WINDOW("put") "into participant 1's exposed buffer" COMOPS_RMA_FENCE
-                             "bw = 64 x size / time; " COMOPS_RMA_END;
-constexpr std::string_view kGetFenceBwTime =
-    COMOPS_RMA_WINDOW("get") "from participant 1's exposed buffer" COMOPS_RMA_FENCE
-                             "bw = 64 x size / time; " COMOPS_RMA_END;
-#undef COMOPS_RMA_LATENCY
-#undef COMOPS_RMA_WINDOW
-#undef COMOPS_RMA_PASSIVE
-#undef COMOPS_RMA_FENCE
-#undef COMOPS_RMA_END
+// A one-sided op's definition line, from what its key says (put or get, one call or a window,
+// passive or active target).
+std::string_view rma_definition(OpKind kind) {
+  static std::deque<std::string> lines;  // the descriptors keep views of them
+  const RmaShape s = rma_shape(kind, 0);
+  const char* what = s.put ? "put" : "get";
+  const std::string call =
+      s.window > 1 ? fmt::format("a window of {} {}s of size bytes each", s.window, what)
+                   : fmt::format("one {} of size bytes", what);
+  return lines.emplace_back(fmt::format(
+      "time = {} by participant 0 (origin) {} participant 1's exposed buffer, {}; bw = {}size / "
+      "time; GB = 1e9 B; timed on the origin; median of repetitions",
+      call, s.put ? "into" : "from",
+      s.fence ? "one epoch opened and closed by both sides (active target: MPI_Win_fence)"
+              : "completed by the origin alone (passive target: MPI_Win_flush, lock held across "
+                "calls)",
+      s.window > 1 ? fmt::format("{} x ", s.window) : ""));
+}
 
 // A one-sided op's descriptor: put moves the origin's block into the target, get the target's
 // into the origin; only the origin is timed, the pair is --pair's.
-OpDescriptor one_sided(OpKind kind, std::string_view name, bool put, std::string_view definition) {
+OpDescriptor one_sided(OpKind kind, std::string_view name, bool put) {
   return {.kind = kind,
           .name = name,
           .reduce_alias = "",
@@ -183,7 +168,7 @@ OpDescriptor one_sided(OpKind kind, std::string_view name, bool put, std::string
           .fault_rank = put ? the_target : the_origin,
           .bw_factor = window_blocks,
           .ceiling_shared_by = one_sender_each,
-          .definition = definition};
+          .definition = rma_definition(kind)};
 }
 
 // The tables' definition lines of the collectives: the size is the whole message, one block per
@@ -407,14 +392,14 @@ const std::vector<OpDescriptor>& descriptors() {
        .bw_factor = one_block,
        .ceiling_shared_by = one_sender_each,
        .definition = kAllreduceTime},
-      one_sided(OpKind::kPut, "put", true, kPutTime),
-      one_sided(OpKind::kGet, "get", false, kGetTime),
-      one_sided(OpKind::kPutBw, "put-bw", true, kPutBwTime),
-      one_sided(OpKind::kGetBw, "get-bw", false, kGetBwTime),
-      one_sided(OpKind::kPutFence, "put-fence", true, kPutFenceTime),
-      one_sided(OpKind::kGetFence, "get-fence", false, kGetFenceTime),
-      one_sided(OpKind::kPutFenceBw, "put-fence-bw", true, kPutFenceBwTime),
-      one_sided(OpKind::kGetFenceBw, "get-fence-bw", false, kGetFenceBwTime),
+      one_sided(OpKind::kPut, "put", true),
+      one_sided(OpKind::kGet, "get", false),
+      one_sided(OpKind::kPutBw, "put-bw", true),
+      one_sided(OpKind::kGetBw, "get-bw", false),
+      one_sided(OpKind::kPutFence, "put-fence", true),
+      one_sided(OpKind::kGetFence, "get-fence", false),
+      one_sided(OpKind::kPutFenceBw, "put-fence-bw", true),
+      one_sided(OpKind::kGetFenceBw, "get-fence-bw", false),
       {.kind = OpKind::kPingpongNb,
        .name = "pingpong-nb",
        .reduce_alias = "",

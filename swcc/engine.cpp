@@ -552,15 +552,20 @@ void Engine::poll() {
 
 void Engine::wait_until(const std::function<bool()>& pred) {
   const double t0 = MPI_Wtime();
-  for (std::uint64_t spins = 0;; ++spins) {
-    poll();
-    if (pred()) return;
-    if (spins > 64) sched_yield();  // oversubscribed runs must still finish
-    if ((spins & 15) == 15 && config_.on_wait) config_.on_wait();
-    if ((spins & 255) == 255) {
-      const double now = MPI_Wtime();
-      check_watchdog(now, now - t0);
+  try {
+    for (std::uint64_t spins = 0;; ++spins) {
+      poll();
+      if (pred()) return;
+      if (spins > 64) sched_yield();  // oversubscribed runs must still finish
+      if ((spins & 15) == 15 && config_.on_wait) config_.on_wait();
+      if ((spins & 255) == 255) {
+        const double now = MPI_Wtime();
+        check_watchdog(now, now - t0);
+      }
     }
+  } catch (...) {
+    transport_.abandon();  // the wait may leave a barrier or allreduce pending on its comm
+    throw;
   }
 }
 

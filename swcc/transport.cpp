@@ -62,7 +62,7 @@ Transport::~Transport() {
     MPI_Request_free(&active_reqs_[i]);
     new std::vector<std::uint8_t>(std::move(send_bufs_[active_slots_[i]]));
   }
-  MPI_Comm_free(&comm_);
+  if (!abandoned_) MPI_Comm_free(&comm_);
 }
 
 std::unique_ptr<std::uint8_t[]> Transport::packet_buffer() {

@@ -86,6 +86,10 @@ class Transport {
   int rank() const { return rank_; }
   int size() const { return size_; }
   MPI_Comm comm() const { return comm_; }
+  /// A wait on this transport's communicator was abandoned (by an exception): a collective may
+  /// still be pending on it, which Open MPI goes on progressing, so the destructor leaks the
+  /// communicator instead of freeing it under that collective.
+  void abandon() { abandoned_ = true; }
   /// The packet limit of this transport: max(kPacketBytes, 32 + max_payload).
   std::size_t packet_bytes() const { return packet_bytes_; }
 
@@ -153,6 +157,7 @@ class Transport {
   std::unique_ptr<std::uint8_t[]> packet_buffer();
 
   MPI_Comm comm_ = MPI_COMM_NULL;
+  bool abandoned_ = false;  ///< see abandon()
   int rank_ = 0, size_ = 1;
   std::size_t max_bytes_;     ///< largest message: header + max_payload
   std::size_t packet_bytes_;  ///< packet limit

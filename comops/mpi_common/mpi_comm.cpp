@@ -49,6 +49,8 @@ MPI_Comm SubComms::get(const Group& group) {
   return comm;
 }
 
+void SubComms::abandon(const Group& group) { comms_.erase(group); }
+
 int mpi_count(std::size_t count) {
   if (count > static_cast<std::size_t>(INT_MAX))
     throw RuntimeError("the mpi backend moves at most " + std::to_string(INT_MAX) +

@@ -40,6 +40,11 @@ class SubComms {
   SubComms(const SubComms&) = delete;
   SubComms& operator=(const SubComms&) = delete;
   MPI_Comm get(const Group& group);
+  /// Forgets the group's communicator without freeing it (the next get splits a new one). For
+  /// a failed point: its participants may have left a collective pending on it (a barrier, an
+  /// allreduce, a communicator duplication), which Open MPI goes on progressing; freeing the
+  /// communicator under it makes a later MPI call crash. One communicator leaks per failure.
+  void abandon(const Group& group);
 
  private:
   std::map<Group, MPI_Comm> comms_;

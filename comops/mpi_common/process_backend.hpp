@@ -57,6 +57,7 @@ class ProcessBackend : public Backend {
         body(participants);
       } catch (const std::exception& e) {
         participants.fail(e.what());
+        comms_.abandon(group);  // a wait this failure ended may have left a collective pending
         throw;
       }
     } else {

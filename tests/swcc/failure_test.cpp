@@ -145,6 +145,36 @@ TEST(SwccFailure, AFailureIsReportedOnceAndEveryoneCanGoOn) {
   EXPECT_EQ(sum, std::int64_t{np} * (np - 1) / 2);
 }
 
+// A failed point's communicator is never used again, even by the same backend: its participants
+// left their barrier (rank 1 never entered it) pending there. The next point on the same group
+// gets a fresh communicator and its collectives match exactly (a reused one would pair the next
+// barrier with the abandoned one).
+TEST(SwccFailure, TheSameBackendGoesOnWithAFreshCommunicator) {
+  const int np = world_size();
+  auto backend = std::move(make_swcc_family()->create().at(0));
+  std::string first;
+  try {
+    backend->spmd(np, [](Comm& c) {
+      if (c.rank() == 1) throw RuntimeError("boom: the first line");
+      c.barrier();
+    });
+  } catch (const std::exception& e) {
+    first = e.what();
+  }
+  EXPECT_EQ(first, world_rank() == 1
+                       ? "boom: the first line"
+                       : fmt::format("participant 1 of {} failed: boom: the first line", np));
+  std::vector<std::int64_t> sums;
+  backend->spmd(np, [&sums](Comm& c) {
+    for (int round = 0; round < 3; ++round) {
+      c.barrier();
+      sums.push_back(c.allreduce(std::int64_t{c.rank() + round}, Reduce::kSum));
+    }
+  });
+  const std::int64_t base = std::int64_t{np} * (np - 1) / 2;
+  EXPECT_EQ(sums, (std::vector<std::int64_t>{base, base + np, base + 2 * np}));
+}
+
 // The DSM library's own errors become comops's at the backend's boundary, with their text: a
 // ConfigError a UsageError, any other swcc::Error (Timeout included) a RuntimeError; on the other
 // participants the failure ends their waits as ParticipantFailed, as any other error does.

@@ -98,6 +98,16 @@ std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_ro
   return settings;
 }
 
+std::vector<std::string> launcher_export_flags(const std::vector<std::string>& names) {
+  std::vector<std::string> flags;
+#ifdef OPEN_MPI
+  for (const std::string& name : names) flags.insert(flags.end(), {"-x", name});
+#else
+  (void)names;
+#endif
+  return flags;
+}
+
 std::vector<std::string> launcher_command(const std::string& requested) {
   std::string text = requested;
   if (text.empty()) {

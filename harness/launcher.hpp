@@ -56,6 +56,11 @@ std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_ro
 /// UsageError when check_launcher_flags refuses it.
 std::vector<std::string> launcher_command(const std::string& requested);
 
+/// The launcher options that pass these environment variables to every rank, on every host:
+/// none for MPICH's Hydra (it passes the whole environment); `-x NAME` each for Open MPI's
+/// mpiexec (its ranks on other hosts get only what -x names, and OMPI_* variables).
+std::vector<std::string> launcher_export_flags(const std::vector<std::string>& names);
+
 /// In a comops built against Open MPI: refuses (UsageError, naming Open MPI's counterpart) an
 /// option of MPICH's Hydra that Open MPI's mpiexec does not take (-f, -launcher, -launcher-exec,
 /// -iface, -genv, -genvall, -ppn) in the launcher command `words`. Does nothing for MPICH.

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -15,7 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
+#include "harness/launcher.hpp"
 #include "harness/point_result_json.hpp"
 #include "harness/ucx_log.hpp"
 
@@ -29,15 +32,6 @@ constexpr const char* kProbeVar = "COMOPS_VARIANT_PROBE";
 constexpr const char* kPointsFile = "points.jsonl";
 constexpr const char* kOutputFile = "output.txt";
 
-// Variables of the calling MPI job (and of comops' supervisor) that must not reach the new job:
-// its launcher and ranks would take them for their own.
-bool job_variable(const std::string& name) {
-  for (const char* prefix : {"PMI_", "PMIX_", "HYDRA_", "HYDI_", "OMPI_COMM_WORLD_", "MPI_LOCAL"})
-    if (name.rfind(prefix, 0) == 0) return true;
-  return name == "COMOPS_LAUNCHED" || name == "COMOPS_RUN_DIR" || name == kJobVar ||
-         name == kProbeVar;
-}
-
 std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -45,19 +39,42 @@ std::string read_text(const std::filesystem::path& p) {
   return s.str();
 }
 
-// Why the job failed, from its output: its comops error line (without "comops: error: "), else
-// UCX's first error (UCX refused the variant's settings at MPI_Init), else the MPI library's
-// first fatal error line; "" when there is none.
-std::string error_line(const std::string& output) {
-  std::string comops, ucx, mpi;
+// Open MPI's boxed messages in an output (the text between lines of dashes): for each, the first
+// sentence of its first paragraph, and "framework component" when it names them.
+struct OpenMpiBox {
+  std::string sentence, component;
+};
+std::vector<OpenMpiBox> open_mpi_boxes(const std::string& output) {
+  std::vector<OpenMpiBox> boxes;
+  bool inside = false, paragraph = true;
+  std::string framework;
   std::istringstream in(output);
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("comops: error: ", 0) == 0) comops = line.substr(15);
-    if (const auto at = line.find("UCX  ERROR "); at != std::string::npos && ucx.empty())
-      ucx = "UCX: " + line.substr(at + 11);
-    if (line.find("Fatal error") != std::string::npos && mpi.empty()) mpi = line;
+    if (line.size() >= 20 && line.find_first_not_of('-') == std::string::npos) {
+      inside = !inside;
+      if (inside) boxes.emplace_back(), paragraph = true, framework.clear();
+      continue;
+    }
+    if (!inside) continue;
+    const auto value = [&line] {
+      return line.substr(std::min(line.find_first_not_of(' ', 10), line.size()));
+    };
+    if (line.empty()) {
+      paragraph = boxes.back().sentence.empty();
+    } else if (line.rfind("Framework:", 0) == 0) {
+      framework = value();
+    } else if (line.rfind("Component:", 0) == 0) {
+      boxes.back().component = framework + " " + value();
+    } else if (paragraph) {
+      boxes.back().sentence += (boxes.back().sentence.empty() ? "" : " ") + line;
+    }
   }
-  return !comops.empty() ? comops : !ucx.empty() ? ucx : mpi;
+  for (OpenMpiBox& b : boxes) {
+    if (const auto end = b.sentence.find(". "); end != std::string::npos) b.sentence.resize(end);
+    while (!b.sentence.empty() && (b.sentence.back() == ' ' || b.sentence.back() == '.'))
+      b.sentence.pop_back();
+  }
+  return boxes;
 }
 
 std::string self_path() {
@@ -80,6 +97,46 @@ nlohmann::json inherited_ucx_env() {
 }
 
 }  // namespace
+
+// Variables of the calling MPI job (and of comops' supervisor) that must not reach the new job:
+// its launcher and ranks would take them for their own. Open MPI's launcher gives its ranks MCA
+// parameters of its own (ess, orte_*, pmix: how to reach their daemon) beside the user's
+// OMPI_MCA_* settings, which pass.
+bool variant_job_drops(const std::string& name) {
+  for (const char* prefix : {"PMI_", "PMIX_", "HYDRA_", "HYDI_", "OMPI_COMM_WORLD_", "MPI_LOCAL",
+                             "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  for (const char* ompi_job : {"OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
+                               "OMPI_COMMAND", "OMPI_APP_CTX_NUM_PROCS", "OMPI_FILE_LOCATION",
+                               "OMPI_FIRST_RANKS", "OMPI_NUM_APP_CTX", "OMPI_UNIVERSE_SIZE"})
+    if (name == ompi_job) return true;
+  return name == "COMOPS_LAUNCHED" || name == "COMOPS_RUN_DIR" || name == kJobVar ||
+         name == kProbeVar;
+}
+
+// Why the job failed, from its output: its comops error line (without "comops: error: "), else
+// UCX's first error (UCX refused the variant's settings at MPI_Init), else the MPI library's
+// first fatal error line (MPICH), else Open MPI's boxed message that names a component (else its
+// first one), as "Open MPI: FIRST SENTENCE (framework component)"; "" when there is none.
+std::string variant_job_error(const std::string& output) {
+  std::string comops, ucx, mpi;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("comops: error: ", 0) == 0) comops = line.substr(15);
+    if (const auto at = line.find("UCX  ERROR "); at != std::string::npos && ucx.empty())
+      ucx = "UCX: " + line.substr(at + 11);
+    if (line.find("Fatal error") != std::string::npos && mpi.empty()) mpi = line;
+  }
+  if (!comops.empty()) return comops;
+  if (!ucx.empty()) return ucx;
+  if (!mpi.empty()) return mpi;
+  const std::vector<OpenMpiBox> boxes = open_mpi_boxes(output);
+  if (boxes.empty()) return "";
+  auto named = std::find_if(boxes.begin(), boxes.end(),
+                            [](const OpenMpiBox& b) { return !b.component.empty(); });
+  const OpenMpiBox& b = named != boxes.end() ? *named : boxes.front();
+  return "Open MPI: " + b.sentence + (b.component.empty() ? "" : " (" + b.component + ")");
+}
 
 std::string variant_job_dir() {
   const char* dir = std::getenv(kJobVar);
@@ -112,32 +169,40 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
     }
   } remove_dir{dir};
 
+  // The variables this job's ranks get beyond the caller's environment.
+  std::vector<std::string> added;
+  bool own_log = true;
+  for (const auto& [var, value] : variant.env) {
+    added.push_back(var + "=" + value);
+    own_log &= var != "UCX_LOG_LEVEL" && var != "UCX_LOG_FILE";
+  }
+  if (own_log) {
+    added.push_back("UCX_LOG_LEVEL=info");
+    added.push_back("UCX_LOG_FILE=" + dir + "/ucx.%h.%p.log");
+  }
+  added.push_back(std::string(kJobVar) + "=" + dir);
+  if (probe) added.push_back(std::string(kProbeVar) + "=1");
+  std::vector<std::string> names;
+  for (const std::string& a : added) names.push_back(a.substr(0, a.find('=')));
+
   std::vector<std::string> words = launcher;
+  for (const std::string& flag : launcher_export_flags(names)) words.push_back(flag);
   words.insert(words.end(), {"-n", std::to_string(np), self_path()});
   words.insert(words.end(), arguments.begin(), arguments.end());
   std::vector<char*> args;
   for (auto& w : words) args.push_back(w.data());
   args.push_back(nullptr);
-  // The environment, built before fork (the child only calls exec).
+  // The environment, built before fork (the child only calls exec): the caller's, less the
+  // calling job's variables and those the variant replaces, plus the added ones.
   std::vector<std::string> env;
-  bool own_log = true;
-  for (const auto& [var, value] : variant.env)
-    own_log &= var != "UCX_LOG_LEVEL" && var != "UCX_LOG_FILE";
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
-    bool replaced = job_variable(name);
-    for (const auto& [var, value] : variant.env) replaced |= var == name;
-    if (own_log) replaced |= name == "UCX_LOG_LEVEL" || name == "UCX_LOG_FILE";
+    const bool replaced =
+        variant_job_drops(name) || std::find(names.begin(), names.end(), name) != names.end();
     if (!replaced) env.push_back(entry);
   }
-  for (const auto& [var, value] : variant.env) env.push_back(var + "=" + value);
-  if (own_log) {
-    env.push_back("UCX_LOG_LEVEL=info");
-    env.push_back("UCX_LOG_FILE=" + dir + "/ucx.%h.%p.log");
-  }
-  env.push_back(std::string(kJobVar) + "=" + dir);
-  if (probe) env.push_back(std::string(kProbeVar) + "=1");
+  env.insert(env.end(), added.begin(), added.end());
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -181,7 +246,8 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
     const std::string how = WIFEXITED(status)
                                 ? fmt::format("exit code {}", WEXITSTATUS(status))
                                 : fmt::format("killed by signal {}", WTERMSIG(status));
-    const std::string why = error_line(text + read_ucx_logs(dir));  // UCX logs its errors there
+    const std::string why =
+        variant_job_error(text + read_ucx_logs(dir));  // UCX logs its errors there
     throw RuntimeError(why.empty() ? fmt::format("{}: its job failed with {}", label, how)
                                    : fmt::format("{}: its job failed ({}): {}", label, how, why));
   }

@@ -31,6 +31,16 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
                            const std::vector<std::string>& arguments, const MpiVariant& variant,
                            bool probe);
 
+/// True for a variable of the calling MPI job (or of comops' supervisor) that the variant's job
+/// must not inherit: its launcher and ranks would take it for their own (Hydra's and PMI's, and
+/// Open MPI's own MCA parameters for its ranks: ess, orte_*, pmix; the user's OMPI_MCA_* pass).
+bool variant_job_drops(const std::string& name);
+/// Why a variant's job failed, from its output: its comops error line (without "comops: error:
+/// "), else UCX's first error, else MPICH's first fatal error line, else Open MPI's boxed
+/// message that names a component (else its first), as "Open MPI: FIRST SENTENCE (framework
+/// component)"; "" when there is none.
+std::string variant_job_error(const std::string& output);
+
 /// Inside a variant's job: the directory its points go to; "" in any other job.
 std::string variant_job_dir();
 /// Inside a variant's job: true when it is a probe (measures nothing).

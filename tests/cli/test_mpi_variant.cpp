@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_runner.hpp"
@@ -116,6 +117,43 @@ TEST(MpiVariant, AVariantWhoseJobFailsIsARuntimeError) {
             std::string::npos)
       << o.err;
   EXPECT_EQ(o.out, "");
+}
+
+// Under Open MPI a variant's settings are MCA parameters (OMPI_MCA_*): its job must not inherit
+// the calling rank's own Open MPI job variables (its launcher would take itself for a rank of
+// the running job and fail), and the user's OMPI_MCA_* must reach its ranks: a BTL Open MPI does
+// not have fails that variant's job at MPI_Init, in one line.
+TEST(MpiVariant, OpenMpiVariantsTakeTheirMcaParameters) {
+  if (std::string_view(COMOPS_TEST_MPI) != "openmpi")
+    GTEST_SKIP() << "MCA parameters are Open MPI's; this build's MPI is " << COMOPS_TEST_MPI;
+  const fs::path dir = scratch();
+  const Outcome o = comops(fmt::format(
+      "{} --op=pingpong --sizes=8,1K --mpi-variant 'tcp:OMPI_MCA_btl=self,tcp' --progress=never "
+      "-o {}",
+      kQuick, dir.string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "results.json"));
+  const auto& variants = doc["context"]["mpi_variants"];
+  ASSERT_EQ(variants.size(), 2u) << variants.dump();
+  EXPECT_EQ(variants[1]["label"], "mpi-tcp");
+  EXPECT_EQ(variants[1]["env"], nlohmann::json({{"OMPI_MCA_btl", "self,tcp"}}));
+  const auto& rows = doc["results"];
+  ASSERT_EQ(rows.size(), 4u);
+  const std::vector<std::string> order = {"mpi", "mpi-tcp"};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i]["backend"], order[i % 2]) << i;
+    EXPECT_EQ(rows[i]["wrong"], 0) << i;
+    EXPECT_EQ(rows[i]["rep_times_us"].size(), 2u) << i;
+  }
+
+  const Outcome bad = comops(fmt::format(
+      "{} --op=pingpong --sizes=8 --mpi-variant 'none:OMPI_MCA_btl=self,nosuchbtl' -o {}", kQuick,
+      scratch().string()));
+  EXPECT_EQ(bad.code, 3) << bad.err;
+  EXPECT_EQ(lines(bad.err), 1) << bad.err;
+  EXPECT_EQ(bad.err.rfind("comops: error: mpi-none: its job failed (exit code 1)", 0), 0u)
+      << bad.err;
+  EXPECT_EQ(bad.out, "");
 }
 
 }  // namespace

@@ -180,6 +180,17 @@ TEST(LauncherCommand, HydraFlagsOfAnOpenMpiBuild) {
 #endif
 }
 
+// The options that pass a variant's variables to every rank: Open MPI's mpiexec needs -x for
+// each (its ranks on other hosts get only those); Hydra passes the whole environment.
+TEST(LauncherCommand, ExportFlagsOfTheBuildsLauncher) {
+  const std::vector<std::string> flags = launcher_export_flags({"UCX_TLS", "COMOPS_VARIANT_JOB"});
+#ifdef OPEN_MPI
+  EXPECT_EQ(flags, (std::vector<std::string>{"-x", "UCX_TLS", "-x", "COMOPS_VARIANT_JOB"}));
+#else
+  EXPECT_EQ(flags, std::vector<std::string>{});
+#endif
+}
+
 TEST(AllocationTasks, ReadsSlurmNtasks) {
   {
     ScopedEnv env("SLURM_NTASKS", "32");

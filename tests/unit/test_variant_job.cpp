@@ -9,6 +9,7 @@
 #include "comops/op.hpp"
 #include "harness/point_result_json.hpp"
 #include "harness/ucx_log.hpp"
+#include "harness/variant_job.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {
@@ -104,6 +105,63 @@ TEST(PointResultJson, RoundTripsEveryField) {
   EXPECT_FALSE(b.percentiles_us.has_value());
   EXPECT_FALSE(b.cpu_stall_us.has_value());
   EXPECT_THROW(point_result_from_json({{"backend", "mpi"}}), RuntimeError);
+}
+
+}  // namespace
+}  // namespace comops
+
+namespace comops {
+namespace {
+
+TEST(VariantJob, DropsTheCallingJobsVariablesAndKeepsTheUsers) {
+  for (const char* job :
+       {"PMI_RANK", "PMIX_NAMESPACE", "HYDRA_CONTROL_FD", "OMPI_COMM_WORLD_RANK",
+        "OMPI_MCA_orte_hnp_uri", "OMPI_MCA_ess_base_jobid", "OMPI_MCA_ess", "OMPI_MCA_pmix",
+        "OMPI_MCA_initial_wdir", "OMPI_FILE_LOCATION", "OMPI_UNIVERSE_SIZE", "COMOPS_LAUNCHED"})
+    EXPECT_TRUE(variant_job_drops(job)) << job;
+  for (const char* user : {"OMPI_MCA_btl", "OMPI_MCA_pml", "OMPI_ALLOW_RUN_AS_ROOT", "UCX_TLS",
+                           "MPIR_CVAR_CH4_NETMOD", "PATH", "HOME"})
+    EXPECT_FALSE(variant_job_drops(user)) << user;
+}
+
+// Open MPI 4.1.4's output when OMPI_MCA_btl names a BTL it does not have (two ranks; Open MPI
+// prints the component's box only now and then, so the MPI_INIT box may come alone).
+constexpr const char* kComponentBox =
+    "--------------------------------------------------------------------------\n"
+    "A requested component was not found, or was unable to be opened.  This\n"
+    "means that this component is either not installed or is unable to be\n"
+    "used on your system.\n"
+    "\n"
+    "Host:      vm\n"
+    "Framework: btl\n"
+    "Component: nosuchbtl\n"
+    "--------------------------------------------------------------------------\n";
+constexpr const char* kInitBox =
+    "--------------------------------------------------------------------------\n"
+    "It looks like MPI_INIT failed for some reason; your parallel process is\n"
+    "likely to abort.  There are many reasons that a parallel process can\n"
+    "fail during MPI_INIT.\n"
+    "\n"
+    "  mca_bml_base_open() failed\n"
+    "--------------------------------------------------------------------------\n"
+    "[vm:27684] *** An error occurred in MPI_Init_thread\n";
+
+TEST(VariantJob, ErrorLineOfAFailedJob) {
+  EXPECT_EQ(variant_job_error(std::string(kInitBox) + kComponentBox),
+            "Open MPI: A requested component was not found, or was unable to be opened (btl "
+            "nosuchbtl)");
+  EXPECT_EQ(variant_job_error(kInitBox),
+            "Open MPI: It looks like MPI_INIT failed for some reason; your parallel process is "
+            "likely to abort");
+  EXPECT_EQ(variant_job_error("[1.2] [vm:1:0] ucp_context.c:1 UCX  ERROR no usable transports\n" +
+                              std::string(kInitBox)),
+            "UCX: no usable transports");
+  EXPECT_EQ(variant_job_error(std::string(kInitBox) + "comops: error: --sizes: bad size\n"),
+            "--sizes: bad size");
+  EXPECT_EQ(
+      variant_job_error("Abort(1) on node 0: Fatal error in internal_Init: Other MPI error\n"),
+      "Abort(1) on node 0: Fatal error in internal_Init: Other MPI error");
+  EXPECT_EQ(variant_job_error("some output\nwithout an error\n"), "");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -122,6 +123,8 @@ void register_all() {
 /// repetitions) for the ratio table.
 class Capture : public benchmark::ConsoleReporter {
  public:
+  /// Colour only on a terminal (a display reporter of one's own does not read --benchmark_color).
+  Capture() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
   std::map<std::string, std::vector<double>> ns;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)

@@ -99,19 +99,29 @@ struct SpreadArray {
 /// parts at the same offset. Made by Dsm<B>::alloc_interleaved (collective). operator[] maps an
 /// element index to its global pointer; Dsm<B>::read(array, i) prefetches on a miss.
 template <class T, std::size_t B>
-struct InterleavedArray {
+class InterleavedArray {
   static_assert(B % sizeof(T) == 0, "an element must not cross a block");
-  static constexpr std::size_t kPerBlock = B / sizeof(T);  ///< elements per block
-  std::uint64_t offset = 0;                                ///< of every rank's part
-  std::size_t count = 0;                                   ///< elements in all
-  int ranks = 1;                                           ///< P
 
-  std::size_t blocks() const { return (count + kPerBlock - 1) / kPerBlock; }
+ public:
+  static constexpr std::size_t kPerBlock = B / sizeof(T);  ///< elements per block
+  InterleavedArray() = default;
+  /// The array whose parts start at `offset` on each of `ranks` ranks (alloc_interleaved).
+  InterleavedArray(std::uint64_t offset, std::size_t count, int ranks)
+      : offset_(offset),
+        count_(count),
+        ranks_(static_cast<std::uint64_t>(ranks)),
+        magic_(ranks > 1 ? ~std::uint64_t{0} / static_cast<std::uint64_t>(ranks) + 1 : 0) {}
+
+  std::uint64_t offset() const { return offset_; }  ///< of every rank's part
+  std::size_t count() const { return count_; }      ///< elements in all
+  int ranks() const { return static_cast<int>(ranks_); }
+  std::size_t blocks() const { return (count_ + kPerBlock - 1) / kPerBlock; }
   static std::size_t block_of(std::size_t i) { return i / kPerBlock; }
-  int home_of_block(std::size_t k) const { return static_cast<int>(k % ranks); }
-  /// The first element of block k.
+  int home_of_block(std::size_t k) const { return block(k).rank; }
+  /// The first element of block k: rank k mod P, block k / P of that rank's part.
   global_ptr<T> block(std::size_t k) const {
-    return {home_of_block(k), offset + k / static_cast<std::size_t>(ranks) * B};
+    const std::uint64_t q = div_ranks(k);
+    return {static_cast<int>(k - q * ranks_), offset_ + q * B};
   }
   global_ptr<T> operator[](std::size_t i) const {
     return block(i / kPerBlock) + static_cast<std::ptrdiff_t>(i % kPerBlock);
@@ -121,6 +131,21 @@ struct InterleavedArray {
     const std::size_t blocks = (count + kPerBlock - 1) / kPerBlock;
     return (blocks + ranks - 1) / static_cast<std::size_t>(ranks) * B;
   }
+
+ private:
+  // k / P without a division for k < 2^32 (Lemire, Kaser and Kurz, "Faster remainder by direct
+  // computation", 2019: the high word of k * ceil(2^64 / P) is exact there); a division beyond.
+  // Every element access maps its block, and a 64-bit division costs tens of cycles.
+  std::uint64_t div_ranks(std::uint64_t k) const {
+    if (ranks_ == 1) return k;
+    if (k >> 32 == 0)
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * magic_) >> 64);
+    return k / ranks_;
+  }
+  std::uint64_t offset_ = 0;
+  std::size_t count_ = 0;
+  std::uint64_t ranks_ = 1;
+  std::uint64_t magic_ = 0;  ///< ceil(2^64 / P), P > 1
 };
 
 /// The DSM with block size B compiled in. Create through with_dsm().

@@ -40,6 +40,26 @@ void with_config(std::size_t block, std::size_t prefetch, F&& f, bool uncached =
 
 std::int32_t value(std::size_t i) { return static_cast<std::int32_t>(i * 7 + 3); }
 
+// The mapping's division-free k / P (k < 2^32) against plain division, for P = 1..70 and block
+// numbers around the edges (small, near 2^32, past it); no MPI needed.
+TEST(SwccInterleave, BlockMappingMatchesDivisionForEveryRankCount) {
+  std::vector<std::uint64_t> ks;
+  for (std::uint64_t k = 0; k < 5000; ++k) ks.push_back(k);
+  for (std::uint64_t base :
+       {std::uint64_t{1} << 31, std::uint64_t{1} << 32, std::uint64_t{1} << 40})
+    for (std::uint64_t k = base - 3000; k < base + 3000; ++k) ks.push_back(k);
+  for (std::uint64_t k = 1; k < (std::uint64_t{1} << 32); k = k * 3 + 1) ks.push_back(k);
+  for (int P = 1; P <= 70; ++P) {
+    const InterleavedArray<std::int32_t, 64> a(4096, std::size_t{1} << 50, P);
+    std::size_t wrong = 0;
+    for (std::uint64_t k : ks) {
+      const global_ptr<std::int32_t> p = a.block(k);
+      wrong += p.rank != static_cast<int>(k % P) || p.offset != 4096 + k / P * 64;
+    }
+    EXPECT_EQ(wrong, 0u) << "P = " << P;
+  }
+}
+
 // Every block size: block k of the array lives at rank k mod P, as block k / P of its part; the
 // data each home writes into its own memory is what every rank reads through the mapping, and
 // a reader without prefetch sends exactly one request per block homed elsewhere (2 messages).
@@ -59,13 +79,13 @@ TEST(SwccInterleave, BlockKIsHomedAtRankKModPWithExactData) {
       EXPECT_EQ((InterleavedArray<std::int32_t, D::kBlockBytes>::part_bytes(n, P)), part);
       auto next = d.template alloc<char>(1);
       const std::size_t align = std::max<std::size_t>(D::kBlockBytes, 64);
-      EXPECT_EQ(next.offset, (a.offset + part + align - 1) / align * align);
+      EXPECT_EQ(next.offset, (a.offset() + part + align - 1) / align * align);
       std::size_t misplaced = 0;  // counted, not asserted in the loop: collectives follow
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = i / per;
         const global_ptr<std::int32_t> p = a[i];
         misplaced += p.rank != static_cast<int>(k % P) ||
-                     p.offset != a.offset + k / P * b + (i % per) * sizeof(std::int32_t);
+                     p.offset != a.offset() + k / P * b + (i % per) * sizeof(std::int32_t);
         if (p.rank == me) *d.local(p) = value(i);  // each home fills its own blocks
       }
       EXPECT_EQ(misplaced, 0u) << "block size " << b;

@@ -40,6 +40,7 @@ struct Options {
   std::size_t matmul_n = 64;
   std::size_t prefetch = 8;
   int reps = 3;
+  bool corrupt = false;  ///< hidden, for the test: the optimised versions start from wrong data
 };
 
 enum class Version { kLocal, kUnoptimised, kCached, kOptimised };
@@ -180,6 +181,7 @@ Result sum_dsm(Version v, const Options& o, std::int64_t expected_part) {
     auto a = d.template alloc_interleaved<std::int32_t>(o.sum_n);
     for (std::size_t i = 0; i < o.sum_n; ++i)  // each home fills its own pages
       if (a[i].rank == d.rank()) *d.local(a[i]) = sum_value(i);
+    if (o.corrupt && v == Version::kOptimised && d.rank() == 0) *d.local(a[0]) += 1;
     const auto [lo, hi] = share(o.sum_n, d.rank(), d.size());
     d.barrier();
     const swcc::Stats before = d.stats();
@@ -210,6 +212,7 @@ Result matmul_dsm(Version v, const Options& o, const std::vector<std::int64_t>& 
         if (a[i * n + k].rank == d.rank()) *d.local(a[i * n + k]) = a_value(i, k);
         if (b[i * n + k].rank == d.rank()) *d.local(b[i * n + k]) = b_value(i, k);
       }
+    if (o.corrupt && v == Version::kOptimised && d.rank() == 0) *d.local(b[0]) += 1;
     const auto [lo, hi] = share(n, d.rank(), d.size());
     d.barrier();
     const swcc::Stats before = d.stats();
@@ -332,6 +335,8 @@ int main(int argc, char** argv) {
   app.add_option("--prefetch", o.prefetch, "prefetch depth d of the optimised version")
       ->check(CLI::Range(std::size_t{0}, swcc::kMaxPrefetch));
   app.add_option("--reps", o.reps, "repetitions per version (median)")->check(CLI::Range(1, 1000));
+  app.add_flag("--test-corrupt", o.corrupt, "(test) wrong data in the optimised versions")
+      ->group("");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -11,7 +11,7 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 fail=0
 bad() { echo "check_scivm_overhead: $*"; fail=1; }
-tiny="--sum-n=10000 --matmul-n=40 --prefetch=3 --reps=1"
+tiny="--sum-n=6000 --matmul-n=36 --prefetch=3 --reps=1"
 
 # shellcheck disable=SC2086
 $mpiexec $npflag "$np" "$bin" $tiny >"$out" 2>"$err"

@@ -51,6 +51,9 @@ Engine::Engine(MPI_Comm comm, const Config& config)
       dir_(transport_.rank(), transport_.size(), config.block_bytes) {
   if (!valid_block_bytes(block_bytes_))
     throw ConfigError(invalid_block_bytes_message(block_bytes_));
+  if (config_.prefetch > kMaxPrefetch)
+    throw ConfigError(
+        fmt::format("swcc: prefetch depth {} (at most {})", config_.prefetch, kMaxPrefetch));
   if (size_ > SharerSet::kMaxRanks)  // Engine::key keeps the home rank in 16 bits
     throw Error(fmt::format("swcc: at most {} ranks, not {}", SharerSet::kMaxRanks, size_));
   void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
@@ -108,7 +111,7 @@ bool Engine::try_read(int home, std::uint64_t off, void* dst, std::size_t len) {
   const std::uint64_t blk = off >> block_shift_;
   if (!cached()) {
     if (home != rank_) return false;
-    std::memcpy(dst, segment_ + off, len);
+    if (len) std::memcpy(dst, segment_ + off, len);
     return true;
   }
   Entry* e = dir_.row(home).find(blk);
@@ -116,11 +119,11 @@ bool Engine::try_read(int home, std::uint64_t off, void* dst, std::size_t len) {
     HomeEntry he = e ? HomeEntry{e->state, dir_.sharers(*e), e->owner} : HomeEntry{};
     if (home_access(rank_, e != nullptr, he, swcc::Access::kRead) != LocalAction::kHit)
       return false;
-    std::memcpy(dst, segment_ + off, len);
+    if (len) std::memcpy(dst, segment_ + off, len);
     return true;
   }
   if (!e || cache_access(e->state, swcc::Access::kRead) != LocalAction::kHit) return false;
-  std::memcpy(dst, e->data + (off & (block_bytes_ - 1)), len);
+  if (len) std::memcpy(dst, e->data + (off & (block_bytes_ - 1)), len);
   return true;
 }
 
@@ -274,14 +277,34 @@ void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src,
     send(home, MsgType::kScWrite, off, src, static_cast<std::uint32_t>(len), tag);
 }
 
-void Engine::read_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
+void Engine::read_miss(int home, std::uint64_t off, void* dst, std::size_t len,
+                       std::span<const BlockAddr> prefetch_list) {
   int done = 0;
   if (!cached()) {
     sc_request(home, off, dst, nullptr, len, &done);
   } else {
     enqueue(home, off, Access{false, false, off, static_cast<std::uint32_t>(len), dst, {}, &done});
+    for (const BlockAddr& b : prefetch_list) prefetch(b.home, b.off);
   }
   wait_until([&] { return done != 0; });
+}
+
+bool Engine::prefetch(int home, std::uint64_t off) {
+  if (!cached()) return false;
+  const std::uint64_t blk = off >> block_shift_;
+  const std::uint64_t k = key(home, blk);
+  if (requests_.count(k) || try_read(home, off, nullptr, 0)) return false;
+  // A read request whose one access copies nothing: the reply installs the block as Shared,
+  // and a NACK is retried like any read request's (the protocol cannot tell them apart).
+  ++stats_.prefetches;
+  ++outstanding_;
+  if (home != rank_) dir_.lookup_or_create(home, blk);
+  Request& r = requests_[k];
+  r.sent = MsgType::kReadReq;
+  r.start = MPI_Wtime();
+  r.accesses.push_back(Access{false, false, off, 0, nullptr, {}, nullptr});
+  send_request(home, blk, MsgType::kReadReq);
+  return true;
 }
 
 void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_t len) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,7 +35,14 @@ struct Config {
   /// Called now and then by every wait (may be empty); it may throw to abandon the wait, for
   /// example when another participant has failed.
   std::function<void()> on_wait;
+  /// Prefetch depth d (SCI-VM): a read miss to block k of an interleaved array also asks for
+  /// its blocks k+1..k+d without waiting for them (Dsm<B>::read(array, i)). 0 turns it off; at
+  /// most kMaxPrefetch. No effect in sc mode (nothing is cached).
+  std::size_t prefetch = 0;
 };
+
+/// The largest Config::prefetch.
+inline constexpr std::size_t kMaxPrefetch = 64;
 
 /// Per-rank event counters, cumulative since construction.
 struct Stats {
@@ -46,6 +54,13 @@ struct Stats {
   std::int64_t nacks = 0;          ///< NACKs received (by requesters and by homes)
   std::int64_t retries = 0;        ///< requests, invalidations and flushes sent again after a NACK
   std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval
+  std::int64_t prefetches = 0;     ///< read requests sent by prefetch (not counted as misses)
+};
+
+/// A block by home rank and a byte offset inside it (the prefetch list of a read miss).
+struct BlockAddr {
+  int home;
+  std::uint64_t off;
 };
 
 /// Uncached (sc) mode: a bulk get, put or store travels in pieces of up to this many bytes, one
@@ -105,10 +120,18 @@ class Engine {
 
   // Slow paths, called by Dsm<B> after its inline hit check failed. [off, off+len) lies inside
   // one block of `home`'s segment.
-  void read_miss(int home, std::uint64_t off, void* dst, std::size_t len);
+  /// `prefetch`: blocks to ask for after the missed one is requested and before waiting for it
+  /// (see prefetch()).
+  void read_miss(int home, std::uint64_t off, void* dst, std::size_t len,
+                 std::span<const BlockAddr> prefetch = {});
   void write_miss(int home, std::uint64_t off, const void* src, std::size_t len);
   void get_miss(int home, std::uint64_t off, void* dst, std::size_t len);
   void put_miss(int home, std::uint64_t off, const void* src, std::size_t len);
+  /// Asks for a Shared copy of the block holding `off` without waiting: it arrives into the
+  /// cache, and a later read finds it as a hit or rides on the request in flight. Sends nothing
+  /// (returns false) in sc mode, when this rank may read the block already, or when a request
+  /// for it is outstanding. Counted in Stats::prefetches; sync() waits for it.
+  bool prefetch(int home, std::uint64_t off);
   /// Store: the home ends up owning the block with the bytes written. Completes by sync().
   void store(int home, std::uint64_t off, const void* src, std::size_t len);
 

@@ -19,6 +19,20 @@
 //     dsm.barrier();                             // serves protocol messages while waiting
 //   });
 //
+// Interleaved memory (SCI-VM's global memory, pages round robin over the ranks):
+//
+//   cfg.block_bytes = 4096; cfg.prefetch = 2;   // pages of 4 KiB; prefetch depth d = 2
+//   swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& dsm) {
+//     auto v = dsm.template alloc_interleaved<int>(1 << 20);  // collective; block k at rank k % P
+//     swcc::global_ptr<int> p = v[12345];        // element index -> (home, offset)
+//     int x = dsm.read(v, 12345);                // a miss to block k also asks for k+1..k+d
+//     dsm.write(v, 7, x);                        // no prefetch on writes
+//   });
+//
+// A prefetched block arrives as Shared without anyone waiting for it; a read finds it as a hit
+// or rides on the request in flight. Nothing is asked for twice, nor for a block this rank may
+// read already, nor past the array's end (Stats::prefetches counts what went out).
+//
 // Rules: an access of one element must not cross a block (elements are naturally aligned and
 // B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks (in sc mode into
 // pieces of kScBulkBytes, Split-C's sc bulk messages). get/put/store complete at sync() (and at
@@ -80,6 +94,60 @@ struct SpreadArray {
   global_ptr<T> on(int rank) const { return {rank, offset}; }
 };
 
+/// An interleaved array (SCI-VM's global memory): `count` elements of T in blocks (pages) of B
+/// bytes, block k homed at rank k mod P, round robin, as block k / P of that rank's part, all
+/// parts at the same offset. Made by Dsm<B>::alloc_interleaved (collective). operator[] maps an
+/// element index to its global pointer; Dsm<B>::read(array, i) prefetches on a miss.
+template <class T, std::size_t B>
+class InterleavedArray {
+  static_assert(B % sizeof(T) == 0, "an element must not cross a block");
+
+ public:
+  static constexpr std::size_t kPerBlock = B / sizeof(T);  ///< elements per block
+  InterleavedArray() = default;
+  /// The array whose parts start at `offset` on each of `ranks` ranks (alloc_interleaved).
+  InterleavedArray(std::uint64_t offset, std::size_t count, int ranks)
+      : offset_(offset),
+        count_(count),
+        ranks_(static_cast<std::uint64_t>(ranks)),
+        magic_(ranks > 1 ? ~std::uint64_t{0} / static_cast<std::uint64_t>(ranks) + 1 : 0) {}
+
+  std::uint64_t offset() const { return offset_; }  ///< of every rank's part
+  std::size_t count() const { return count_; }      ///< elements in all
+  int ranks() const { return static_cast<int>(ranks_); }
+  std::size_t blocks() const { return (count_ + kPerBlock - 1) / kPerBlock; }
+  static std::size_t block_of(std::size_t i) { return i / kPerBlock; }
+  int home_of_block(std::size_t k) const { return block(k).rank; }
+  /// The first element of block k: rank k mod P, block k / P of that rank's part.
+  global_ptr<T> block(std::size_t k) const {
+    const std::uint64_t q = div_ranks(k);
+    return {static_cast<int>(k - q * ranks_), offset_ + q * B};
+  }
+  global_ptr<T> operator[](std::size_t i) const {
+    return block(i / kPerBlock) + static_cast<std::ptrdiff_t>(i % kPerBlock);
+  }
+  /// Bytes of one rank's part: ceil(blocks / P) blocks.
+  static std::size_t part_bytes(std::size_t count, int ranks) {
+    const std::size_t blocks = (count + kPerBlock - 1) / kPerBlock;
+    return (blocks + ranks - 1) / static_cast<std::size_t>(ranks) * B;
+  }
+
+ private:
+  // k / P without a division for k < 2^32 (Lemire, Kaser and Kurz, "Faster remainder by direct
+  // computation", 2019: the high word of k * ceil(2^64 / P) is exact there); a division beyond.
+  // Every element access maps its block, and a 64-bit division costs tens of cycles.
+  std::uint64_t div_ranks(std::uint64_t k) const {
+    if (ranks_ == 1) return k;
+    if (k >> 32 == 0)
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * magic_) >> 64);
+    return k / ranks_;
+  }
+  std::uint64_t offset_ = 0;
+  std::size_t count_ = 0;
+  std::uint64_t ranks_ = 1;
+  std::uint64_t magic_ = 0;  ///< ceil(2^64 / P), P > 1
+};
+
 /// The DSM with block size B compiled in. Create through with_dsm().
 template <std::size_t B>
 class Dsm {
@@ -88,7 +156,11 @@ class Dsm {
  public:
   static constexpr std::size_t kBlockBytes = B;
   explicit Dsm(Engine& engine)
-      : e_(engine), me_(engine.rank()), seg_(engine.segment()), cached_(engine.cached()) {}
+      : e_(engine),
+        me_(engine.rank()),
+        seg_(engine.segment()),
+        cached_(engine.cached()),
+        prefetch_(engine.config().prefetch) {}
 
   int rank() const { return me_; }
   int size() const { return e_.size(); }
@@ -98,6 +170,12 @@ class Dsm {
   template <class T>
   SpreadArray<T> alloc(std::size_t count) {
     return {e_.alloc(count * sizeof(T)), count};
+  }
+  /// Collective: `count` elements of T interleaved over all ranks in blocks of B bytes (block k
+  /// homed at rank k mod P); every rank reserves ceil(blocks / P) blocks.
+  template <class T>
+  InterleavedArray<T, B> alloc_interleaved(std::size_t count) {
+    return {e_.alloc(InterleavedArray<T, B>::part_bytes(count, size())), count, size()};
   }
   /// The calling rank's own memory of a global pointer (valid for p.rank == rank(); see the
   /// Split-C caveat: once other ranks touched the block, use read/write instead).
@@ -119,6 +197,29 @@ class Dsm {
   void write(global_ptr<T> p, const T& v) {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
     if (!hit_write(p.rank, p.offset, &v, sizeof(T))) e_.write_miss(p.rank, p.offset, &v, sizeof(T));
+  }
+  /// Blocking read of element i of an interleaved array. On a miss to block k it also asks for
+  /// blocks k+1..k+d (d = Config::prefetch, those before the array's end) without waiting;
+  /// see Engine::prefetch.
+  template <class T>
+  T read(const InterleavedArray<T, B>& a, std::size_t i) {
+    const global_ptr<T> p = a[i];
+    T v;
+    if (!hit_read(p.rank, p.offset, &v, sizeof(T))) read_miss_prefetching(a, i, &v);
+    return v;
+  }
+  /// Blocking write of element i of an interleaved array (no prefetch).
+  template <class T>
+  void write(const InterleavedArray<T, B>& a, std::size_t i, const T& v) {
+    write(a[i], v);
+  }
+  /// Asks for a Shared copy of p's block without waiting (Engine::prefetch); true when a
+  /// request went out.
+  template <class T>
+  bool prefetch(global_ptr<T> p) {
+    const bool sent = e_.prefetch(p.rank, p.offset);
+    e_.flush();
+    return sent;
   }
   /// Split-phase bulk get of n elements into dst; complete at sync().
   template <class T>
@@ -208,6 +309,21 @@ class Dsm {
     return true;
   }
 
+  // The miss of read(array, i): the next Config::prefetch blocks of the array go with it.
+  template <class T>
+  [[gnu::noinline]] void read_miss_prefetching(const InterleavedArray<T, B>& a, std::size_t i,
+                                               T* v) {
+    const global_ptr<T> p = a[i];
+    BlockAddr next[kMaxPrefetch];
+    std::size_t n = 0;
+    const std::size_t k = a.block_of(i), blocks = a.blocks();
+    for (std::size_t j = k + 1; j <= k + prefetch_ && j < blocks; ++j) {
+      const global_ptr<T> b = a.block(j);
+      next[n++] = {b.rank, b.offset};
+    }
+    e_.read_miss(p.rank, p.offset, v, sizeof(T), {next, n});
+  }
+
   std::uint8_t* readable(int home, std::uint64_t off) {
     if (home == me_) {
       DirRow& row = e_.dir().row(home);
@@ -256,6 +372,7 @@ class Dsm {
   int me_;
   std::uint8_t* seg_;
   bool cached_;
+  std::size_t prefetch_;
 };
 
 /// Calls f(Dsm<B>&) for the engine's block size (through with_block_size).

@@ -2,6 +2,8 @@
 // tagged values on a few hot blocks, and checks single-writer/multiple-reader, that no reader
 // sees a value go backwards (nor the initial 0 once it has seen a write) or a value never written
 // to that word, and that no write is lost.
+// With --prefetch every read first prefetches the blocks of two random words (Dsm::prefetch), so
+// prefetch requests race with the writes, stores and invalidations of the other ranks.
 // With --faults the transport holds messages back and reorders them (seeded by --seed); the
 // counters must then show NACKs and retries. A stuck request trips the watchdog, which aborts
 // with a directory dump.
@@ -22,6 +24,7 @@ namespace swcc {
 namespace {
 
 bool g_faults = false;
+bool g_prefetch = false;
 std::uint64_t g_seed = 1;
 std::size_t g_block = 64;
 // Defaults: 20 x 1000 random operations per rank (plus the locked increments and the final
@@ -160,7 +163,7 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
       const int me = d.rank();
       std::mt19937_64 rng(g_seed * 7919 + static_cast<std::uint64_t>(me));
       const int words = std::min(kHomes, n) * kWordsPerHome;
-      std::int64_t increments = 0;
+      std::int64_t increments = 0, prefetches = 0;
       for (int round = 0; round < g_rounds; ++round) {
         std::vector<std::int64_t> last_write(kWords, 0);
         std::set<int> pending;
@@ -176,6 +179,10 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
           switch (rng() % 6) {
             case 0:
             case 1:
+              if (g_prefetch) {
+                for (int i = 0; i < 2; ++i)
+                  prefetches += d.prefetch(ck.word(static_cast<int>(rng() % words)));
+              }
               ck.check(w, d.read(p), "read");
               break;
             case 2: {
@@ -250,6 +257,10 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
       MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
       EXPECT_EQ(d.read(counter.on(0)), total) << "lost increments under the lock";
       const Stats s = d.stats();
+      EXPECT_EQ(s.prefetches, prefetches);
+      if (g_prefetch) {
+        EXPECT_GT(prefetches, 0) << "no prefetch request went out";
+      }
       nacks = s.nacks;
       retries = s.retries;
       d.barrier();
@@ -272,7 +283,8 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
 }  // namespace
 }  // namespace swcc
 
-// Options read from the command line (after gtest's own): --faults, --seed=N, --block=B,
+// Options read from the command line (after gtest's own): --faults, --prefetch, --seed=N,
+// --block=B,
 // --rounds=N, --ops=N (random operations per rank and round). Parsed from /proc/self/cmdline
 // because the shared MPI gtest main owns argv.
 namespace {
@@ -289,6 +301,7 @@ struct StressArgs {
       std::string a = all.c_str() + i;
       i += a.size() + 1;
       if (a == "--faults") swcc::g_faults = true;
+      if (a == "--prefetch") swcc::g_prefetch = true;
       if (a.rfind("--seed=", 0) == 0) swcc::g_seed = std::stoull(a.substr(7));
       if (a.rfind("--block=", 0) == 0) swcc::g_block = std::stoull(a.substr(8));
       if (a.rfind("--rounds=", 0) == 0) swcc::g_rounds = std::stoi(a.substr(9));

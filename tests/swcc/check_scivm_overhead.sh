@@ -1,0 +1,47 @@
+#!/bin/sh
+# A correctness smoke of bench/scivm_overhead at a tiny size (no time is asserted):
+#   1. it exits 0 and prints the 8 result lines (sum and matmul; local, unoptimised, cached,
+#      optimised), every one with its check "passed";
+#   2. with the hidden --test-corrupt (wrong data in the optimised versions) it exits 1, the two
+#      optimised lines say FAILED, the 6 others passed, and stderr says why in one line;
+#   3. a bad option exits 2 with one "scivm_overhead: error:" line on stderr.
+# Usage: check_scivm_overhead.sh "MPIEXEC AND ITS FLAGS" NPFLAG NP BINARY
+mpiexec=$1 npflag=$2 np=$3 bin=$4
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail=0
+bad() { echo "check_scivm_overhead: $*"; fail=1; }
+tiny="--sum-n=6000 --matmul-n=36 --prefetch=3 --reps=1"
+
+# shellcheck disable=SC2086
+$mpiexec $npflag "$np" "$bin" $tiny >"$out" 2>"$err"
+rc=$?
+cat "$out" "$err"
+[ "$rc" -eq 0 ] || bad "exit status $rc, not 0"
+lines=$(grep -cE '^(sum|matmul) ' "$out")
+[ "$lines" -eq 8 ] || bad "$lines result lines, not 8"
+passed=$(grep -E '^(sum|matmul) ' "$out" | grep -c ' passed ')
+[ "$passed" -eq 8 ] || bad "$passed of the result lines passed, not 8"
+for k in sum matmul; do
+  for v in local unoptimised "cached, no prefetch" optimised; do
+    grep -qE "^$k +$v" "$out" || bad "no line for $k $v"
+  done
+done
+
+# shellcheck disable=SC2086
+$mpiexec $npflag "$np" "$bin" $tiny --test-corrupt >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 1 ] || bad "--test-corrupt: exit status $rc, not 1"
+failed=$(grep -E '^(sum|matmul) +optimised' "$out" | grep -c ' FAILED ')
+[ "$failed" -eq 2 ] || bad "--test-corrupt: $failed optimised lines FAILED, not 2"
+passed=$(grep -E '^(sum|matmul) ' "$out" | grep -c ' passed ')
+[ "$passed" -eq 6 ] || bad "--test-corrupt: $passed lines passed, not 6"
+grep -q '^scivm_overhead: error: a result differs from the serial one$' "$err" ||
+  bad "--test-corrupt: no error line on stderr: $(cat "$err")"
+
+$mpiexec $npflag "$np" "$bin" --prefetch=65 >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 2 ] || bad "--prefetch=65: exit status $rc, not 2"
+n=$(grep -c '^scivm_overhead: error: ' "$err")
+[ "$n" -eq 1 ] || bad "--prefetch=65: $n error lines on stderr, not 1: $(cat "$err")"
+exit $fail

@@ -566,7 +566,8 @@ void Engine::on_lock(const MsgHeader& h) {
 
 void Engine::poll() {
   ++polls_;
-  transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
+  delivered_ =
+      transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
   if (!deferred_.empty()) {
     run_deferred();
     flush();  // the resends leave now, not at the next poll
@@ -579,7 +580,10 @@ void Engine::wait_until(const std::function<bool()>& pred) {
     for (std::uint64_t spins = 0;; ++spins) {
       poll();
       if (pred()) return;
-      if (spins > 64) sched_yield();  // oversubscribed runs must still finish
+      // Oversubscribed runs must still finish: past 64 polls, a poll that delivered nothing gives
+      // the core away. A poll that delivered messages (a home serving a bulk transfer, its own
+      // requests included) keeps it: on a loaded machine each yield may cost a time slice.
+      if (spins > 64 && delivered_ == 0) sched_yield();
       if ((spins & 15) == 15 && config_.on_wait) config_.on_wait();
       if ((spins & 255) == 255) {
         const double now = MPI_Wtime();

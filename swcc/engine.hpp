@@ -251,6 +251,7 @@ class Engine {
   std::unordered_map<int, bool> granted_;           ///< locks this rank asked for
   std::uint64_t next_tag_ = 1;
   std::uint64_t polls_ = 0;         ///< progress engine rounds, the clock of the backoff
+  int delivered_ = 0;               ///< messages the last poll delivered (waits yield when idle)
   std::vector<Deferred> deferred_;  ///< resends waiting out their backoff
   std::int64_t outstanding_ = 0;    ///< unfinished accesses, stores and sc operations
   std::uint64_t write_lock_ = ~std::uint64_t{0};  ///< the write-lock flag: key of the block

@@ -183,7 +183,11 @@ bool Transport::receive_packet() {
 bool Transport::from_network(View& v) {
   for (;;) {
     if (packets_.empty()) {
-      if (!receive_packet()) return false;
+      if (network_dry_) return false;
+      if (!receive_packet()) {
+        network_dry_ = true;
+        return false;
+      }
       continue;
     }
     Packet& p = packets_.front();
@@ -212,8 +216,8 @@ void Transport::take(Incoming&& m, View& v) {
 }
 
 bool Transport::arrived(View& v) {
-  // The network first (packets received earlier, then new ones), so a home answering itself
-  // (NACK, retry) cannot starve other ranks.
+  // The network first (packets received earlier, then new ones, asked for until MPI has none in
+  // this poll), so a home answering itself (NACK, retry) cannot starve other ranks.
   if (from_network(v)) return true;
   if (self_.empty()) return false;
   take(std::move(self_.front()), v);

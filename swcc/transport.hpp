@@ -107,6 +107,7 @@ class Transport {
   int poll(F&& deliver) {
     reap_sends();
     flush();
+    network_dry_ = false;
     int n = 0;
     for (int round = 0; round < kMaxPerPoll; ++round) {
       View v;
@@ -170,6 +171,10 @@ class Transport {
   std::deque<int> recv_order_;
   std::deque<Packet> packets_;  ///< received, not yet read to the end, in order; front: current
   std::size_t cursor_ = 0;      ///< next message's offset in packets_.front()
+  /// This poll found no packet to receive: the rest of it takes messages to self (and packets
+  /// already received) without asking MPI again for each one. A poll of the home's own bulk
+  /// requests otherwise paid an MPI_Test per message to self.
+  bool network_dry_ = false;
   std::vector<std::unique_ptr<std::uint8_t[]>> spare_;  ///< packet buffers to post again
   Incoming taken_;  ///< the self or held message being delivered
   // Outgoing buffers, one per destination, and the destinations whose buffer is not empty.

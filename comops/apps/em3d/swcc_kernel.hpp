@@ -62,16 +62,17 @@ class SwccKernel {
   }
 
  private:
+  // The new values go to a private buffer first and then into global memory with one bulk put:
+  // the invalidations of the copies other ranks read in the last half-step go out without
+  // waiting for each other, and complete at the barrier (which syncs first).
   void half_step(const Side& side, ::swcc::SpreadArray<std::uint64_t> to,
                  ::swcc::SpreadArray<std::uint64_t> from) {
     const std::size_t degree = p_.degree;
     const ::swcc::global_ptr<std::uint64_t> mine = to.on(me_);
-    for (std::size_t i = 0; i < p_.nodes; ++i) {
-      const std::uint64_t v =
-          update(d_.read(mine + i), &side.edges[i * degree], degree,
-                 [&](const Edge& e) { return d_.read(from.on(e.owner) + e.index); });
-      d_.write(mine + i, v);
-    }
+    for (std::size_t i = 0; i < p_.nodes; ++i)
+      next_[i] = update(d_.read(mine + i), &side.edges[i * degree], degree,
+                        [&](const Edge& e) { return d_.read(from.on(e.owner) + e.index); });
+    d_.put(mine, next_.data(), p_.nodes);
     d_.barrier();
   }
 
@@ -81,6 +82,8 @@ class SwccKernel {
   Part part_;
   std::vector<std::uint64_t> start_e_, start_h_;  ///< this rank's initial values
   ::swcc::SpreadArray<std::uint64_t> e_, h_;
+  std::vector<std::uint64_t> next_ =
+      std::vector<std::uint64_t>(p_.nodes);  ///< a half-step's results
 };
 
 }  // namespace comops::em3d

@@ -1,6 +1,7 @@
-// EM3D's MPI-process kernels under mpiexec (np 2, 3, 4): the DSM program on swcc at block sizes
-// 8, 64 and 4096 and uncached (sc), and the hand-written MPI program, each checked exactly against
-// the serial reference after two runs back to back; the MPI program's ghost lists are exact.
+// EM3D's MPI-process kernels under mpiexec (np 2, 3, 4): the DSM program (blocking and
+// split-phase reads) on swcc at block sizes 8, 64 and 4096 and uncached (sc), and the hand-written
+// MPI program, each checked exactly against the serial reference after two runs back to back; the
+// MPI program's ghost lists are exact.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -33,10 +34,12 @@ const Params kCases[] = {
     {8, 3, 100, 4},  // every edge remote
 };
 
-class Em3dSwcc : public ::testing::TestWithParam<std::tuple<std::size_t, bool>> {};
+using SwccCase = std::tuple<std::size_t, bool, Reads>;  // block bytes, uncached, reads
+
+class Em3dSwcc : public ::testing::TestWithParam<SwccCase> {};
 
 TEST_P(Em3dSwcc, MatchesTheSerialReferenceExactly) {
-  const auto [block, uncached] = GetParam();
+  const auto [block, uncached, reads] = GetParam();
   for (const Params& p : kCases) {
     ::swcc::Config c;
     c.block_bytes = block;
@@ -44,7 +47,7 @@ TEST_P(Em3dSwcc, MatchesTheSerialReferenceExactly) {
     c.segment_bytes = swcc_segment_bytes(p);
     c.watchdog_s = 20;
     ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
-      SwccKernel kernel(dsm, p, 17);
+      SwccKernel kernel(dsm, p, 17, reads);
       kernel.run();
       kernel.run();  // back to back: the second run starts from values other ranks cached
       EXPECT_EQ(wrong(kernel, p, 17), 0u) << "nodes " << p.nodes << " remote " << p.remote_pct;
@@ -55,17 +58,23 @@ TEST_P(Em3dSwcc, MatchesTheSerialReferenceExactly) {
   }
 }
 
-std::string block_name(const ::testing::TestParamInfo<std::tuple<std::size_t, bool>>& info) {
-  return std::get<1>(info.param) ? std::string("sc")
-                                 : "swcc" + std::to_string(std::get<0>(info.param));
+std::string case_name(const ::testing::TestParamInfo<SwccCase>& info) {
+  const auto [block, uncached, reads] = info.param;
+  return (uncached ? std::string("sc") : "swcc" + std::to_string(block)) +
+         (reads == Reads::kBlocking ? "_blocking" : "_split");
 }
 
-INSTANTIATE_TEST_SUITE_P(Blocks, Em3dSwcc,
-                         ::testing::Values(std::tuple{std::size_t{8}, false},
-                                           std::tuple{std::size_t{64}, false},
-                                           std::tuple{std::size_t{4096}, false},
-                                           std::tuple{std::size_t{64}, true}),
-                         block_name);
+INSTANTIATE_TEST_SUITE_P(
+    Blocks, Em3dSwcc,
+    ::testing::Combine(::testing::Values(std::size_t{8}, std::size_t{64}, std::size_t{4096}),
+                       ::testing::Values(false),
+                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase)),
+    case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Uncached, Em3dSwcc,
+    ::testing::Combine(::testing::Values(std::size_t{64}), ::testing::Values(true),
+                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase)),
+    case_name);
 
 TEST(Em3dSwccCounters, RemoteEdgesMissAndNoRemoteEdgesSendNothing) {
   ::swcc::Config c;

@@ -111,8 +111,9 @@ TEST(Em3dGraph, DeterministicAcrossCallsAndParticipants) {
   }
   EXPECT_NE(make_part(p, 3, 6, 0).e.edges, g[0].e.edges);  // another seed, another graph
   EXPECT_NE(g[0].e.edges, g[1].e.edges);                   // participants differ
-  EXPECT_EQ(reference(p, 3, 5), reference(p, 3, 5));
-  EXPECT_NE(reference(p, 3, 5), reference(p, 3, 6));
+  EXPECT_EQ(reference(p, 3, 5, 2), reference(p, 3, 5, 2));
+  EXPECT_NE(reference(p, 3, 5, 2), reference(p, 3, 6, 2));  // another graph
+  EXPECT_NE(reference(p, 3, 5, 2), reference(p, 3, 5, 3));  // other initial values
 }
 
 TEST(Em3dGraph, InitialValuesAreInRangeAndBySeed) {
@@ -130,9 +131,9 @@ TEST(Em3dGraph, InitialValuesAreInRangeAndBySeed) {
 
 TEST(Em3dGraph, ReferenceIsRunSerialOverTheGraph) {
   const Params p{30, 4, 20, 4};
-  const Values want = run_serial(make_graph(p, 2, 1), 30, 4, initial_values(p, 2, 1), 4);
-  EXPECT_EQ(reference(p, 2, 1), want);
-  EXPECT_NE(want, initial_values(p, 2, 1));  // the iterations changed something
+  const Values want = run_serial(make_graph(p, 2, 1), 30, 4, initial_values(p, 2, 8), 4);
+  EXPECT_EQ(reference(p, 2, 1, 8), want);
+  EXPECT_NE(want, initial_values(p, 2, 8));  // the iterations changed something
 }
 
 TEST(Em3dParams, BadParametersSayWhatIsWrong) {

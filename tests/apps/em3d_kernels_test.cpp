@@ -1,7 +1,7 @@
 // EM3D's MPI-process kernels under mpiexec (np 2, 3, 4): the DSM program (blocking and
 // split-phase reads) on swcc at block sizes 8, 64 and 4096 and uncached (sc), and the hand-written
-// MPI program, each checked exactly against the serial reference after two runs back to back; the
-// MPI program's ghost lists are exact.
+// MPI program, each checked exactly against the serial reference after two runs back to back with
+// different seeds; the MPI program's ghost lists are exact.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -20,11 +20,34 @@ namespace {
 using comops::test::world_rank;
 using comops::test::world_size;
 
-// Wrong values of this rank's nodes against the reference of (p, np, seed).
+// One rank's inputs and outputs of a run.
+struct RankRun {
+  RankRun(const Params& p, std::uint64_t seed)
+      : seed(seed),
+        e0(initial_values(p, seed, Kind::kE, world_rank())),
+        h0(initial_values(p, seed, Kind::kH, world_rank())),
+        e(p.nodes, 0),
+        h(p.nodes, 0) {}
+  std::uint64_t seed;
+  std::vector<std::uint64_t> e0, h0, e, h;
+  // Wrong values of this rank's nodes against the reference of (p, np, kGraphSeed, seed).
+  std::size_t wrong(const Params& p) const {
+    return count_wrong(reference(p, world_size(), kGraphSeed, seed), p.nodes, world_rank(), e, h);
+  }
+};
+
+// Two runs back to back with different seeds into different outputs, the first checked after the
+// second ran; then one iteration too many, which the check sees (every value changes).
 template <class K>
-std::size_t wrong(K& kernel, const Params& p, std::uint64_t seed) {
-  const Values want = reference(p, world_size(), seed);
-  return count_wrong(want, p.nodes, world_rank(), kernel.values(Kind::kE), kernel.values(Kind::kH));
+void check_runs(K& kernel, const Params& p) {
+  RankRun first(p, 17), second(p, 18);
+  kernel.run(first.e0.data(), first.h0.data(), first.e.data(), first.h.data());
+  kernel.run(second.e0.data(), second.h0.data(), second.e.data(), second.h.data());
+  EXPECT_EQ(first.wrong(p), 0u) << "nodes " << p.nodes << " remote " << p.remote_pct;
+  EXPECT_EQ(second.wrong(p), 0u) << "nodes " << p.nodes << " remote " << p.remote_pct;
+  kernel.iterate(1);
+  kernel.values(second.e.data(), second.h.data());
+  EXPECT_EQ(second.wrong(p), 2 * p.nodes) << "nodes " << p.nodes;
 }
 
 const Params kCases[] = {
@@ -47,12 +70,8 @@ TEST_P(Em3dSwcc, MatchesTheSerialReferenceExactly) {
     c.segment_bytes = swcc_segment_bytes(p);
     c.watchdog_s = 20;
     ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
-      SwccKernel kernel(dsm, p, 17, reads);
-      kernel.run();
-      kernel.run();  // back to back: the second run starts from values other ranks cached
-      EXPECT_EQ(wrong(kernel, p, 17), 0u) << "nodes " << p.nodes << " remote " << p.remote_pct;
-      kernel.iterate(1);  // one iteration too many: the check sees it
-      EXPECT_EQ(wrong(kernel, p, 17), 2 * p.nodes) << "nodes " << p.nodes;
+      SwccKernel kernel(dsm, p, kGraphSeed, reads);
+      check_runs(kernel, p);  // the second run starts from values other ranks cached
       dsm.barrier();
     });
   }
@@ -81,28 +100,28 @@ TEST(Em3dSwccCounters, RemoteEdgesMissAndNoRemoteEdgesSendNothing) {
   c.block_bytes = 64;
   c.segment_bytes = swcc_segment_bytes({64, 4, 0, 1});
   ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
-    SwccKernel local(dsm, {64, 4, 0, 2}, 3);
-    local.run();
+    const Params p{64, 4, 0, 2};
+    SwccKernel local(dsm, p, kGraphSeed);
+    RankRun r(p, 1);
+    local.run(r.e0.data(), r.h0.data(), r.e.data(), r.h.data());
     std::int64_t m[2] = {dsm.stats().messages, dsm.stats().misses};
     MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     EXPECT_EQ(m[0], 0);  // every access is the home's own memory
     EXPECT_EQ(m[1], 0);
   });
   ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
-    SwccKernel remote(dsm, {64, 4, 10, 2}, 3);
-    remote.run();
+    const Params p{64, 4, 10, 2};
+    SwccKernel remote(dsm, p, kGraphSeed);
+    RankRun r(p, 1);
+    remote.run(r.e0.data(), r.h0.data(), r.e.data(), r.h.data());
     EXPECT_GT(dsm.stats().misses, 0);
   });
 }
 
 TEST(Em3dMpi, MatchesTheSerialReferenceExactly) {
   for (const Params& p : kCases) {
-    MpiKernel kernel(MPI_COMM_WORLD, p, 17);
-    kernel.run();
-    kernel.run();
-    EXPECT_EQ(wrong(kernel, p, 17), 0u) << "nodes " << p.nodes << " remote " << p.remote_pct;
-    kernel.iterate(1);
-    EXPECT_EQ(wrong(kernel, p, 17), 2 * p.nodes) << "nodes " << p.nodes;
+    MpiKernel kernel(MPI_COMM_WORLD, p, kGraphSeed);
+    check_runs(kernel, p);
   }
 }
 

@@ -1,5 +1,6 @@
-// EM3D's shm kernel: 2, 3 and 4 threads on shared arrays, checked exactly against the serial
-// reference after two runs back to back.
+// EM3D's shm kernel on 2, 3 and 4 std::threads, values in shared arrays (copied in and out) and
+// in each thread's own buffer (in place, read by the others), checked exactly against the serial
+// reference after two runs back to back with different seeds.
 #include <gtest/gtest.h>
 
 #include <barrier>
@@ -12,35 +13,56 @@
 namespace comops::em3d {
 namespace {
 
-// Runs the kernel twice on np threads, then `extra` more iterations; returns the wrong values
-// of all threads together.
-std::size_t wrong_after_runs(const Params& p, int np, std::uint64_t seed, std::size_t extra) {
-  ShmValues shared(p, np);
+// Runs seed 17 then seed 18 on np threads, then `extra` more iterations; returns the wrong values
+// of all threads together, of the first and of the second run (the first checked after the
+// second ran). in_place: each thread's values live in its own output buffer.
+std::pair<std::size_t, std::size_t> wrong_after_runs(const Params& p, int np, bool in_place,
+                                                     std::size_t extra) {
+  const std::size_t n = p.nodes;
+  std::vector<std::uint64_t> shared_e(n * np), shared_h(n * np);
+  // Each thread's outputs of both runs: E then H.
+  std::vector<std::vector<std::uint64_t>> out1(np, std::vector<std::uint64_t>(2 * n)), out2 = out1;
+  ShmParts first, second;
+  for (int t = 0; t < np; ++t) {
+    first.e.push_back(in_place ? out1[t].data() : shared_e.data() + t * n);
+    first.h.push_back(in_place ? out1[t].data() + n : shared_h.data() + t * n);
+    second.e.push_back(in_place ? out2[t].data() : shared_e.data() + t * n);
+    second.h.push_back(in_place ? out2[t].data() + n : shared_h.data() + t * n);
+  }
   std::barrier sync(np);
-  std::vector<std::size_t> wrong(np, 0);
-  const Values want = reference(p, np, seed);
   std::vector<std::thread> team;
   for (int t = 0; t < np; ++t)
     team.emplace_back([&, t] {
-      ShmKernel k(shared, p, seed, t, np, [&] { sync.arrive_and_wait(); });
-      k.run();
-      k.run();
-      k.iterate(extra);
-      wrong[t] = count_wrong(want, p.nodes, t, k.values(Kind::kE), k.values(Kind::kH));
+      auto barrier = [&] { sync.arrive_and_wait(); };
+      const auto e0 = initial_values(p, 17, Kind::kE, t), h0 = initial_values(p, 17, Kind::kH, t);
+      const auto e1 = initial_values(p, 18, Kind::kE, t), h1 = initial_values(p, 18, Kind::kH, t);
+      ShmKernel k1(p, kGraphSeed, t, first, barrier), k2(p, kGraphSeed, t, second, barrier);
+      k1.run(e0.data(), h0.data(), out1[t].data(), out1[t].data() + n);
+      k2.run(e1.data(), h1.data(), out2[t].data(), out2[t].data() + n);
+      k2.iterate(extra);
+      k2.values(out2[t].data(), out2[t].data() + n);
     });
   for (std::thread& t : team) t.join();
-  std::size_t sum = 0;
-  for (std::size_t w : wrong) sum += w;
-  return sum;
+  const Values want1 = reference(p, np, kGraphSeed, 17), want2 = reference(p, np, kGraphSeed, 18);
+  std::size_t w1 = 0, w2 = 0;
+  for (int t = 0; t < np; ++t) {
+    const auto mid1 = out1[t].begin() + static_cast<std::ptrdiff_t>(n);
+    const auto mid2 = out2[t].begin() + static_cast<std::ptrdiff_t>(n);
+    w1 += count_wrong(want1, n, t, {out1[t].begin(), mid1}, {mid1, out1[t].end()});
+    w2 += count_wrong(want2, n, t, {out2[t].begin(), mid2}, {mid2, out2[t].end()});
+  }
+  return {w1, w2};
 }
 
 TEST(Em3dShm, MatchesTheSerialReferenceExactly) {
-  for (int np : {2, 3, 4})
-    for (const Params& p : {Params{50, 4, 0, 3}, Params{50, 4, 10, 3}, Params{33, 5, 50, 2}}) {
-      EXPECT_EQ(wrong_after_runs(p, np, 17, 0), 0u) << "np " << np << " remote " << p.remote_pct;
-      // One iteration too many changes every value: the check sees it.
-      EXPECT_EQ(wrong_after_runs(p, np, 17, 1), 2 * p.nodes * np) << "np " << np;
-    }
+  for (bool in_place : {false, true})
+    for (int np : {2, 3, 4})
+      for (const Params& p : {Params{50, 4, 0, 3}, Params{50, 4, 10, 3}, Params{33, 5, 50, 2}}) {
+        EXPECT_EQ(wrong_after_runs(p, np, in_place, 0), std::pair(std::size_t{0}, std::size_t{0}))
+            << "np " << np << " remote " << p.remote_pct << " in place " << in_place;
+        // One iteration too many changes every value of the second run: the check sees it.
+        EXPECT_EQ(wrong_after_runs(p, np, in_place, 1).second, 2 * p.nodes * np) << "np " << np;
+      }
 }
 
 }  // namespace

@@ -118,9 +118,9 @@ Values run_serial(const std::vector<Part>& graph, std::size_t nodes, std::size_t
   return v;
 }
 
-Values reference(const Params& p, int np, std::uint64_t seed) {
-  return run_serial(make_graph(p, np, seed), p.nodes, p.degree, initial_values(p, np, seed),
-                    p.iters);
+Values reference(const Params& p, int np, std::uint64_t graph_seed, std::uint64_t value_seed) {
+  return run_serial(make_graph(p, np, graph_seed), p.nodes, p.degree,
+                    initial_values(p, np, value_seed), p.iters);
 }
 
 std::size_t count_wrong(const Values& want, std::size_t nodes, int owner,

@@ -101,11 +101,16 @@ std::vector<Part> make_graph(const Params& p, int np, std::uint64_t seed);
 /// Every participant's initial values.
 Values initial_values(const Params& p, int np, std::uint64_t seed);
 
+/// The seed of the graph comops runs: the validation seed varies the initial values only, so one
+/// instance's graph serves every run of a point.
+inline constexpr std::uint64_t kGraphSeed = 1;
+
 /// Runs `iters` iterations of the update rule over `graph` serially from `start`: the reference.
 Values run_serial(const std::vector<Part>& graph, std::size_t nodes, std::size_t degree,
                   Values start, std::size_t iters);
-/// The final values of the run (p, np, seed): run_serial over make_graph and initial_values.
-Values reference(const Params& p, int np, std::uint64_t seed);
+/// The final values of p.iters iterations over the graph of (p, np, graph_seed) from the
+/// initial values of (p, np, value_seed): run_serial over make_graph and initial_values.
+Values reference(const Params& p, int np, std::uint64_t graph_seed, std::uint64_t value_seed);
 
 /// Counts the values of participant `owner` (E then H, `nodes` each) that differ from the
 /// reference `want`: the number of wrong elements a backend reports.

@@ -13,11 +13,11 @@ constexpr int kTagE = 0x3d02;  // E values (before an H half-step)
 
 }  // namespace
 
-MpiKernel::MpiKernel(MPI_Comm comm, const Params& p, std::uint64_t seed)
-    : comm_(comm), p_(p), seed_(seed) {
+MpiKernel::MpiKernel(MPI_Comm comm, const Params& p, std::uint64_t graph_seed)
+    : comm_(comm), p_(p) {
   MPI_Comm_rank(comm, &me_);
   MPI_Comm_size(comm, &np_);
-  const Part part = make_part(p, np_, seed, me_);
+  const Part part = make_part(p, np_, graph_seed, me_);
   build(part.e, h_halo_, e_edges_);
   build(part.h, e_halo_, h_edges_);
   e_.assign(p.nodes + ghost_count(Kind::kH), 0);  // H nodes read E values
@@ -83,11 +83,9 @@ std::size_t MpiKernel::messages_per_iteration() const {
   return h_halo_.send_peers.size() + e_halo_.send_peers.size();
 }
 
-void MpiKernel::reset() {
-  const std::vector<std::uint64_t> e = initial_values(p_, seed_, Kind::kE, me_);
-  const std::vector<std::uint64_t> h = initial_values(p_, seed_, Kind::kH, me_);
-  std::copy(e.begin(), e.end(), e_.begin());
-  std::copy(h.begin(), h.end(), h_.begin());
+void MpiKernel::reset(const std::uint64_t* e0, const std::uint64_t* h0) {
+  std::copy(e0, e0 + p_.nodes, e_.begin());
+  std::copy(h0, h0 + p_.nodes, h_.begin());
 }
 
 void MpiKernel::exchange(Halo& halo, std::vector<std::uint64_t>& source, int tag) {
@@ -119,9 +117,9 @@ void MpiKernel::iterate(std::size_t iters) {
   }
 }
 
-std::vector<std::uint64_t> MpiKernel::values(Kind k) const {
-  const std::vector<std::uint64_t>& v = k == Kind::kE ? e_ : h_;
-  return {v.begin(), v.begin() + static_cast<std::ptrdiff_t>(p_.nodes)};
+void MpiKernel::values(std::uint64_t* e, std::uint64_t* h) const {
+  std::copy(e_.begin(), e_.begin() + static_cast<std::ptrdiff_t>(p_.nodes), e);
+  std::copy(h_.begin(), h_.begin() + static_cast<std::ptrdiff_t>(p_.nodes), h);
 }
 
 }  // namespace comops::em3d

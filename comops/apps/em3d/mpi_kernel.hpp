@@ -16,22 +16,24 @@ namespace comops::em3d {
 
 class MpiKernel {
  public:
-  /// Collective over `comm`: builds this rank's part of the graph of (p, seed) and the exchange
-  /// lists.
-  MpiKernel(MPI_Comm comm, const Params& p, std::uint64_t seed);
+  /// Collective over `comm`: builds this rank's part of the graph of (p, graph_seed) and the
+  /// exchange lists.
+  MpiKernel(MPI_Comm comm, const Params& p, std::uint64_t graph_seed);
 
-  /// This rank's nodes back to their initial values (local, no communication).
-  void reset();
+  /// This rank's nodes take the values e0, h0 (`nodes` each; local, no communication).
+  void reset(const std::uint64_t* e0, const std::uint64_t* h0);
   /// Collective: `iters` iterations, each an exchange of H ghosts, the E half-step, an exchange
   /// of E ghosts and the H half-step.
   void iterate(std::size_t iters);
-  /// reset() then p.iters iterations: one EM3D run.
-  void run() {
-    reset();
+  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this rank's final
+  /// values into e, h (`nodes` each).
+  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
+    reset(e0, h0);
     iterate(p_.iters);
+    values(e, h);
   }
-  /// This rank's current values of one kind (`nodes` values).
-  std::vector<std::uint64_t> values(Kind k) const;
+  /// This rank's current values into e, h (`nodes` each).
+  void values(std::uint64_t* e, std::uint64_t* h) const;
 
   /// Ghost values this rank receives per half-step of kind `k`'s sources (E's: H values).
   std::size_t ghost_count(Kind k) const;
@@ -57,7 +59,6 @@ class MpiKernel {
   MPI_Comm comm_;
   Params p_;
   int me_, np_;
-  std::uint64_t seed_;
   /// The edges of E (H) nodes with the source rewritten to a slot of h_ (e_): index < nodes is
   /// the own node, index >= nodes a ghost.
   std::vector<Edge> e_edges_, h_edges_;

@@ -1,50 +1,53 @@
-// EM3D on shared memory: threads update their own nodes of two shared arrays (see shm_kernel.hpp).
+// EM3D on shared memory: threads update their own nodes in place, reading their neighbours from
+// their owners' memory (see shm_kernel.hpp).
 #include "comops/apps/em3d/shm_kernel.hpp"
 
 #include <algorithm>
 #include <utility>
 
 namespace comops::em3d {
+namespace {
 
-ShmKernel::ShmKernel(ShmValues& shared, const Params& p, std::uint64_t seed, int self, int np,
+void copy_values(const std::uint64_t* from, std::size_t n, std::uint64_t* to) {
+  if (from != to) std::copy(from, from + n, to);
+}
+
+}  // namespace
+
+ShmKernel::ShmKernel(const Params& p, std::uint64_t graph_seed, int self, ShmParts parts,
                      std::function<void()> barrier)
-    : shared_(shared),
-      p_(p),
+    : p_(p),
       self_(self),
-      part_(make_part(p, np, seed, self)),
-      start_e_(initial_values(p, seed, Kind::kE, self)),
-      start_h_(initial_values(p, seed, Kind::kH, self)),
+      part_(make_part(p, static_cast<int>(parts.e.size()), graph_seed, self)),
+      parts_(std::move(parts)),
       barrier_(std::move(barrier)) {}
 
-void ShmKernel::reset() {
-  const auto base = static_cast<std::ptrdiff_t>(self_ * p_.nodes);
-  std::copy(start_e_.begin(), start_e_.end(), shared_.e.begin() + base);
-  std::copy(start_h_.begin(), start_h_.end(), shared_.h.begin() + base);
+void ShmKernel::reset(const std::uint64_t* e0, const std::uint64_t* h0) {
+  copy_values(e0, p_.nodes, parts_.e[self_]);
+  copy_values(h0, p_.nodes, parts_.h[self_]);
   barrier_();
 }
 
-void ShmKernel::half_step(const Side& side, std::vector<std::uint64_t>& to,
-                          const std::vector<std::uint64_t>& from) {
-  const std::size_t nodes = p_.nodes, degree = p_.degree;
-  std::uint64_t* mine = to.data() + self_ * nodes;
-  const std::uint64_t* src = from.data();
-  for (std::size_t i = 0; i < nodes; ++i)
+void ShmKernel::half_step(const Side& side, std::uint64_t* mine,
+                          const std::vector<std::uint64_t*>& from) {
+  const std::size_t degree = p_.degree;
+  const std::uint64_t* const* src = from.data();
+  for (std::size_t i = 0; i < p_.nodes; ++i)
     mine[i] = update(mine[i], &side.edges[i * degree], degree,
-                     [&](const Edge& e) { return src[e.owner * nodes + e.index]; });
+                     [&](const Edge& e) { return src[e.owner][e.index]; });
   barrier_();
 }
 
 void ShmKernel::iterate(std::size_t iters) {
   for (std::size_t it = 0; it < iters; ++it) {
-    half_step(part_.e, shared_.e, shared_.h);
-    half_step(part_.h, shared_.h, shared_.e);
+    half_step(part_.e, parts_.e[self_], parts_.h);
+    half_step(part_.h, parts_.h[self_], parts_.e);
   }
 }
 
-std::vector<std::uint64_t> ShmKernel::values(Kind k) const {
-  const std::vector<std::uint64_t>& v = k == Kind::kE ? shared_.e : shared_.h;
-  const auto base = v.begin() + static_cast<std::ptrdiff_t>(self_ * p_.nodes);
-  return {base, base + static_cast<std::ptrdiff_t>(p_.nodes)};
+void ShmKernel::values(std::uint64_t* e, std::uint64_t* h) const {
+  copy_values(parts_.e[self_], p_.nodes, e);
+  copy_values(parts_.h[self_], p_.nodes, h);
 }
 
 }  // namespace comops::em3d

@@ -36,26 +36,25 @@ enum class Reads {
 template <std::size_t B>
 class SwccKernel {
  public:
-  /// Collective over the DSM's ranks: builds this rank's part of the graph of (p, seed) and
-  /// allocates the two arrays. The DSM's segment needs swcc_segment_bytes(p).
-  SwccKernel(::swcc::Dsm<B>& dsm, const Params& p, std::uint64_t seed,
+  /// Collective over the DSM's ranks: builds this rank's part of the graph of (p, graph_seed)
+  /// and allocates the two arrays. The DSM's segment needs swcc_segment_bytes(p).
+  SwccKernel(::swcc::Dsm<B>& dsm, const Params& p, std::uint64_t graph_seed,
              Reads reads = Reads::kBlocking)
       : d_(dsm),
         p_(p),
         me_(dsm.rank()),
         reads_(reads),
-        part_(make_part(p, dsm.size(), seed, me_)),
-        start_e_(initial_values(p, seed, Kind::kE, me_)),
-        start_h_(initial_values(p, seed, Kind::kH, me_)),
+        part_(make_part(p, dsm.size(), graph_seed, me_)),
         e_(d_.template alloc<std::uint64_t>(p.nodes)),
         h_(d_.template alloc<std::uint64_t>(p.nodes)),
         e_ghosts_(ghosts_of(part_.e)),
         h_ghosts_(ghosts_of(part_.h)) {}
 
-  /// Collective: every rank writes its nodes' initial values, then a DSM barrier.
-  void reset() {
-    d_.put(e_.on(me_), start_e_.data(), p_.nodes);
-    d_.put(h_.on(me_), start_h_.data(), p_.nodes);
+  /// Collective: every rank writes its nodes' values (`nodes` E values e0, H values h0) into
+  /// global memory, then a DSM barrier.
+  void reset(const std::uint64_t* e0, const std::uint64_t* h0) {
+    d_.put(e_.on(me_), e0, p_.nodes);
+    d_.put(h_.on(me_), h0, p_.nodes);
     d_.barrier();
   }
 
@@ -67,17 +66,19 @@ class SwccKernel {
     }
   }
 
-  /// Collective: reset() then p.iters iterations: one EM3D run.
-  void run() {
-    reset();
+  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this rank's final
+  /// values into e, h (`nodes` each).
+  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
+    reset(e0, h0);
     iterate(p_.iters);
+    values(e, h);
   }
 
-  /// This rank's current values (E, H), read through the DSM. Between barriers only.
-  std::vector<std::uint64_t> values(Kind k) {
-    std::vector<std::uint64_t> v(p_.nodes);
-    d_.read_bulk(v.data(), (k == Kind::kE ? e_ : h_).on(me_), p_.nodes);
-    return v;
+  /// This rank's current values into e, h (`nodes` each), read through the DSM (its own memory,
+  /// so no message). Between barriers only.
+  void values(std::uint64_t* e, std::uint64_t* h) {
+    d_.read_bulk(e, e_.on(me_), p_.nodes);
+    d_.read_bulk(h, h_.on(me_), p_.nodes);
   }
 
  private:
@@ -144,7 +145,6 @@ class SwccKernel {
   int me_;
   Reads reads_;
   Part part_;
-  std::vector<std::uint64_t> start_e_, start_h_;  ///< this rank's initial values
   ::swcc::SpreadArray<std::uint64_t> e_, h_;
   Ghosts e_ghosts_, h_ghosts_;  ///< sources of E nodes (H values), of H nodes (E values)
   std::vector<std::uint64_t> next_ =

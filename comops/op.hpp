@@ -49,6 +49,7 @@ enum class OpKind {
   kPingpongNb,  ///< ping-pong with MPI_Isend/MPI_Irecv/MPI_Waitall (split-phase on swcc)
   kStreamBw,    ///< a window of Args::window messages from participant 0 to 1, then an ack
   kMatmul,      ///< application (--app=matmul): C = A x B, rows of A and C spread, B read remotely
+  kEm3d,        ///< application (--app=em3d): the Split-C EM3D benchmark (comops/apps/em3d/)
 };
 
 /// Reduction used by Comm::allreduce.

@@ -445,6 +445,7 @@ const std::vector<OpDescriptor>& descriptors() {
                      "window_us; GB = 1e9 B; median of repetitions"},
       // The applications (--app), one file each under harness/apps/.
       matmul_descriptor(),
+      em3d_descriptor(),
   };
   return table;
 }

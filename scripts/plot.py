@@ -14,6 +14,8 @@ Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it 
                          swcc-sc (right, sc time / time) versus the swcc block size (8 .. 4096),
                          the other backends (mpi, shm-*, swcc-sc) as horizontal reference
                          lines; the parameters are in the title
+  em3d-vs-remote-npNP    --app=em3d: time and speedup over swcc-sc versus the remote-edge
+                         percentage, one line per backend (scripts/em3d_figures.py)
 One line per backend label (mpi, shm-staged, swcc-8, swcc-64, swcc-sc, ...: numbered variants in
 numeric order), the minimum to maximum over repetitions as a shaded band (an error bar on a lone
 point), hollow markers on points measured oversubscribed or contended, stars (and a footnote
@@ -32,6 +34,7 @@ import sys
 import textwrap
 
 import comops_results as cr
+import em3d_figures
 
 PROG = "plot.py"
 SMALL_MAX_BYTES = 80
@@ -430,6 +433,7 @@ class Figures:
                 yield figure
             else:
                 note(f"no timed {app} rows at np {np_app}: skipping its figure")
+        yield from em3d_figures.figures(self, all_rows, note)
 
     def application(self, app, np_, params, rows):
         """An application's time and speedup over swcc-sc versus the swcc block size, the other

@@ -25,7 +25,8 @@ OpTable op_table() {
           {OpKind::kGetFenceBw, make_rma},
           {OpKind::kPingpongNb, make_pingpong},
           {OpKind::kStreamBw, make_stream_bw},
-          {OpKind::kMatmul, make_matmul}};
+          {OpKind::kMatmul, make_matmul},
+          {OpKind::kEm3d, make_em3d}};
 }
 
 }  // namespace comops::mpi

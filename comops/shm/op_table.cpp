@@ -15,6 +15,7 @@ constexpr OpMaker<Scheme> kMakers[] = {
 // The applications (--app), both schemes.
 constexpr OpMaker<Scheme> kAppMakers[] = {
     {OpKind::kMatmul, make_matmul},
+    {OpKind::kEm3d, make_em3d},
 };
 
 // One-sided ops: the origin copies straight into or out of the target's buffer, which only the

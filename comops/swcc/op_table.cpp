@@ -17,6 +17,7 @@ constexpr OpMaker<const OpConfig&> kMakers[] = {
 // The applications (--app).
 constexpr OpMaker<const OpConfig&> kAppMakers[] = {
     {OpKind::kMatmul, make_matmul},
+    {OpKind::kEm3d, make_em3d},
 };
 
 }  // namespace

@@ -9,4 +9,7 @@ namespace comops {
 /// matmul: C = A x B, n x n int64, rows spread over the participants, B read by all of them.
 OpDescriptor matmul_descriptor();
 
+/// em3d: the Split-C EM3D benchmark, E and H nodes per participant, remote edges by percent.
+OpDescriptor em3d_descriptor();
+
 }  // namespace comops

@@ -16,8 +16,8 @@ using namespace comops_test;  // comops(), scratch(), slurp(), lines(), kQuick .
 namespace fs = std::filesystem;
 
 TEST(Apps, UnknownAppsAndBadParametersAreUsageErrors) {
-  expect_usage_error("--app=nope", "unknown app 'nope' (available: matmul)");
-  expect_usage_error("--app=matmul,nope", "unknown app 'nope' (available: matmul)");
+  expect_usage_error("--app=nope", "unknown app 'nope' (available: matmul, em3d)");
+  expect_usage_error("--app=matmul,nope", "unknown app 'nope' (available: matmul, em3d)");
   expect_usage_error("--app=matmul --matmul-n=x",
                      "invalid --matmul-n value 'x' (expected an integer from 1 to 2048)");
   expect_usage_error("--app=matmul --matmul-n=0",

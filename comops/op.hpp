@@ -48,6 +48,8 @@ enum class OpKind {
   kGetFenceBw,
   kPingpongNb,  ///< ping-pong with MPI_Isend/MPI_Irecv/MPI_Waitall (split-phase on swcc)
   kStreamBw,    ///< a window of Args::window messages from participant 0 to 1, then an ack
+  kMatmul,      ///< application (--app=matmul): C = A x B, rows of A and C spread, B read remotely
+  kEm3d,        ///< application (--app=em3d): the Split-C EM3D benchmark (comops/apps/em3d/)
 };
 
 /// Reduction used by Comm::allreduce.
@@ -84,6 +86,10 @@ struct AgreedError : RuntimeError {
   using RuntimeError::RuntimeError;
 };
 
+/// An application's parameters at one point, in its descriptor's order (matmul: {{"n", 256}});
+/// empty for an op. The sweep expands the app's options (--matmul-n=LIST) into points.
+using AppParams = std::vector<std::pair<std::string, std::int64_t>>;
+
 /// One point of the sweep as one participant sees it.
 struct Args {
   OpKind op = OpKind::kPingpong;
@@ -92,6 +98,15 @@ struct Args {
   std::size_t count = 0;  ///< bytes / kElemBytes
   int root = 0;           ///< root of rooted collectives; ping-pong runs between 0 and 1
   int window = 1;         ///< messages per operation of a windowed op (stream-bw: --window)
+  AppParams app;          ///< an application's parameters (empty for an op)
+
+  /// The value of the application parameter `name`; throws std::logic_error when the point has
+  /// none of that name (a programming error: the descriptor declares every parameter).
+  std::int64_t param(const std::string& name) const {
+    for (const auto& [key, value] : app)
+      if (key == name) return value;
+    throw std::logic_error("Args::param: no application parameter " + name);
+  }
 };
 
 /// Where the participants of one point live: participant i runs on MPI world rank ranks[i].

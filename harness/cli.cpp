@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "harness/app_options.hpp"
 #include "harness/help_formatter.hpp"
 #include "harness/launcher.hpp"
 #include "harness/op_selection.hpp"
@@ -62,6 +63,7 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
     {"mpi backend", {"--mpi-variant"}},
     {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
+    {"Applications", {"--app"}},
     {"OSU aliases", {"-m", "-i", "-x"}},
 };
 
@@ -301,6 +303,30 @@ Config parse_command_line(int argc, char** argv,
                "Write into a non-empty --output-dir, replacing the files comops writes there "
                "(needs --output-dir)")
       ->needs(out_opt);
+  // The applications: --app, and one option per parameter of each (--matmul-n), in the
+  // Applications group after --app.
+  std::string app_names;
+  app.add_option("--app", app_names, app_option_help())->type_name("LIST");
+  struct AppOption {
+    const OpDescriptor* app;
+    std::vector<std::string> texts;           // per parameter: its list as given, or its default
+    std::vector<const CLI::Option*> options;  // per parameter
+  };
+  std::vector<AppOption> app_options;
+  for (const OpDescriptor& d : op_descriptors())
+    if (d.app) {
+      AppOption& o = app_options.emplace_back();
+      o.app = &d;
+      o.texts.reserve(d.params.size());  // the options keep pointers to the texts
+      for (const AppParam& p : d.params) o.texts.emplace_back(p.defaults);
+    }
+  for (AppOption& o : app_options)
+    for (std::size_t i = 0; i < o.app->params.size(); ++i)
+      o.options.push_back(app.add_option(app_param_option(*o.app, o.app->params[i]), o.texts[i],
+                                         std::string(o.app->params[i].help))
+                              ->capture_default_str()
+                              ->type_name("LIST")
+                              ->group("Applications"));
   app.add_flag("--inject-fault", c.measure.inject_fault)->group("");  // hidden, for tests
   std::string inject_throw;  // hidden, for tests: PHASE[@POINT]
   app.add_option("--inject-throw", inject_throw)->group("");
@@ -371,7 +397,21 @@ Config parse_command_line(int argc, char** argv,
   if (!c.mpi_variants.empty() &&
       std::find(c.backends.begin(), c.backends.end(), "mpi") == c.backends.end())
     throw UsageError("--mpi-variant applies to the mpi backend, which --backend does not select");
-  c.ops = select_ops(split_list({op_names}), split_list({reduce_ops}));
+  // --app alone runs only the applications; with --op, the ops first.
+  std::vector<OpKind> apps;
+  if (app.count("--app")) apps = select_apps(split_list({app_names}));
+  if (apps.empty() || app.count("--op"))
+    c.ops = select_ops(split_list({op_names}), split_list({reduce_ops}));
+  for (const AppOption& o : app_options) {
+    const bool selected = std::find(apps.begin(), apps.end(), o.app->kind) != apps.end();
+    for (const CLI::Option* opt : o.options)
+      if (!selected && opt->count() > 0)
+        throw UsageError(fmt::format("{} applies to the {} app, which --app does not select",
+                                     opt->get_name(), o.app->name));
+    if (!selected) continue;
+    c.ops.push_back(o.app->kind);
+    c.app_points[o.app->kind] = expand_app_params(*o.app, o.texts);
+  }
   if (!np_text.empty()) {
     c.np_list = parse_np_list({np_text});
     c.np_given = true;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ struct OutputPaths {
 /// Everything a run needs, identical on every rank.
 struct Config {
   std::vector<std::string> backends;  ///< family names, in run order
-  std::vector<OpKind> ops;            ///< in run order
+  std::vector<OpKind> ops;            ///< in run order; the --app applications last
+  /// Per application of ops: every combination of its parameters (--APP-PARAM lists).
+  std::map<OpKind, std::vector<AppParams>> app_points;
   std::vector<int> np_list;           ///< participant counts for the time-versus-nprocs tables
   bool np_given = false;              ///< --np was given (otherwise chosen from the machine)
   std::vector<std::size_t> sizes;     ///< bytes, for the bandwidth-versus-size tables

@@ -291,7 +291,7 @@ int run_in_world(World& world, Config& config,
           const auto& measured = variants[v].points;
           if (mpi_points >= measured.size() || measured[mpi_points].args.op != p.op ||
               measured[mpi_points].args.np != p.np || measured[mpi_points].args.bytes != p.bytes ||
-              measured[mpi_points].pair != p.pair) {
+              measured[mpi_points].pair != p.pair || measured[mpi_points].args.app != p.app) {
             error = fmt::format("{}: its job measured other points than mpi",
                                 variants[v].context["label"].get<std::string>());
             break;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "harness/app_options.hpp"
 #include "harness/ops.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sizes.hpp"
@@ -43,16 +44,18 @@ std::size_t op_width(OpKind op) { return std::max<std::size_t>(11, op_name(op).s
 
 std::string live_header(OpKind op, Sync sync) {
   return fmt::format("#  {:<16} {:<{}} {:>4} {:>8} {:>12} {:>12}  flags  sync={}\n", "backend",
-                     "op", op_width(op), "np", "bytes", time_column(op), bw_column(op),
-                     sync_name(sync));
+                     "op", op_width(op), "np", op_is_app(op) ? "params" : "bytes", time_column(op),
+                     bw_column(op), sync_name(sync));
 }
 
 std::string live_line(const Row& r, bool several_nodes) {
   const auto& p = r.point;
   const std::string bw = r.bw_GBps ? fmt::format("{:.4f}", *r.bw_GBps) : "-";
-  std::string s = fmt::format("   {:<16} {:<{}} {:>4} {:>8} {:>12.3f} {:>12}  {}",
-                              row_label(r, several_nodes), op_name(p.args.op), op_width(p.args.op),
-                              p.args.np, format_size(p.args.bytes), p.time_max_us, bw, flags_of(r));
+  std::string s =
+      fmt::format("   {:<16} {:<{}} {:>4} {:>8} {:>12.3f} {:>12}  {}", row_label(r, several_nodes),
+                  op_name(p.args.op), op_width(p.args.op), p.args.np,
+                  op_is_app(p.args.op) ? app_params_text(p.args.app) : format_size(p.args.bytes),
+                  p.time_max_us, bw, flags_of(r));
   s.erase(s.find_last_not_of(' ') + 1);
   return s + "\n";
 }

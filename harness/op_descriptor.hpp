@@ -13,6 +13,16 @@
 
 namespace comops {
 
+/// One parameter of an application: its option is --APP-NAME=LIST (--matmul-n=128,256), the
+/// sweep runs every combination of the lists of an app's parameters.
+struct AppParam {
+  std::string_view name;      ///< in Args::app, the rows' "app" object and the tables ("n")
+  std::string_view help;      ///< the option's --help text
+  std::string_view defaults;  ///< the option's default list ("128")
+  std::int64_t min;           ///< smallest accepted value
+  std::int64_t max;           ///< largest accepted value
+};
+
 struct OpDescriptor {
   OpKind kind;
   /// On the command line and in every table, result row and gbench name ("reduce-max").
@@ -68,6 +78,12 @@ struct OpDescriptor {
   int (*ceiling_shared_by)(const Args& args);
   /// The line under each table title that defines the time and bandwidth columns.
   std::string_view definition;
+  /// An application (--app), not an op: not in --op, comops or all; runs once per participant
+  /// count and combination of its parameters (moves_data false), its result still checked
+  /// exactly (fill and expected over its receive buffers).
+  bool app = false;
+  /// An application's parameters, each an option --NAME-PARAM (empty for an op).
+  std::vector<AppParam> params = {};
 };
 
 /// Every descriptor, in the order a sweep runs the ops and the CLI lists them.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "comops/rma.hpp"
+#include "harness/apps/app_descriptors.hpp"
 #include "harness/op_descriptor.hpp"
 #include "harness/ops.hpp"
 
@@ -442,6 +443,9 @@ const std::vector<OpDescriptor>& descriptors() {
                      "messages of size back to back to participant 1, which acks the window "
                      "(osu_bw); window_us = time per window; stream_GBps: bw = W x size / "
                      "window_us; GB = 1e9 B; median of repetitions"},
+      // The applications (--app), one file each under harness/apps/.
+      matmul_descriptor(),
+      em3d_descriptor(),
   };
   return table;
 }

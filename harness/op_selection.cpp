@@ -32,6 +32,7 @@ std::string one_of(const std::vector<std::string>& words) {
 std::vector<std::string> op_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors()) {
+    if (d.app) continue;  // --app
     if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_word) == words.end())
       words.emplace_back(d.reduce_word);
     words.emplace_back(d.name);
@@ -87,6 +88,12 @@ std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
         std::find(by_reduce_op.begin(), by_reduce_op.end(), n) != by_reduce_op.end();
     std::vector<OpKind> add;
     for (const OpDescriptor& d : op_descriptors()) {
+      if (d.app) {
+        if (d.name == n)
+          throw UsageError(
+              fmt::format("'{}' is an application, not an op: run it with --app={}", n, n));
+        continue;
+      }
       bool take = d.name == n;
       if (every || paper)
         take = (every || d.comops_set) && (!is_reduction(d) || reduce_op_named(d));

@@ -19,11 +19,24 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
 const std::vector<OpKind>& all_ops() {
   static const std::vector<OpKind> ops = [] {
     std::vector<OpKind> v;
-    for (const OpDescriptor& d : op_descriptors()) v.push_back(d.kind);
+    for (const OpDescriptor& d : op_descriptors())
+      if (!d.app) v.push_back(d.kind);
     return v;
   }();
   return ops;
 }
+
+const std::vector<OpKind>& all_apps() {
+  static const std::vector<OpKind> apps = [] {
+    std::vector<OpKind> v;
+    for (const OpDescriptor& d : op_descriptors())
+      if (d.app) v.push_back(d.kind);
+    return v;
+  }();
+  return apps;
+}
+
+bool op_is_app(OpKind kind) { return op_descriptor(kind).app; }
 
 std::string_view op_name(OpKind kind) { return op_descriptor(kind).name; }
 
@@ -75,7 +88,7 @@ void fill_inputs(const Args& a, int rank, std::uint64_t seed, Buffers& b) {
 
 std::int64_t count_wrong(const Args& a, int rank, std::uint64_t seed, const Buffers& b) {
   const OpDescriptor& d = op_descriptor(a.op);
-  if (!d.moves_data) return 0;
+  if (!d.moves_data && !d.app) return 0;
   std::int64_t wrong = 0;
   const std::size_t n = d.recv_count(a, rank);
   for (std::size_t i = 0; i < n; ++i) wrong += b.recv[i] != d.expected(a, rank, seed, i);

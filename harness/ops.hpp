@@ -15,8 +15,14 @@
 
 namespace comops {
 
-/// All ops in the order a sweep runs them.
+/// All ops in the order a sweep runs them (the applications are not among them).
 const std::vector<OpKind>& all_ops();
+
+/// All applications (descriptors with app set, --app), in the order a sweep runs them.
+const std::vector<OpKind>& all_apps();
+
+/// True for an application (--app=matmul) rather than an op.
+bool op_is_app(OpKind kind);
 
 /// The name used on the command line and in every table and result row ("reduce-max", ...).
 std::string_view op_name(OpKind kind);
@@ -62,8 +68,8 @@ Elem pattern(std::uint64_t seed, int rank, std::size_t index);
 /// value no pattern can take.
 void fill_inputs(const Args& args, int rank, std::uint64_t seed, Buffers& bufs);
 
-/// Counts the elements of participant rank's receive buffer that differ from what the op must
-/// have produced for seed. Participants that receive nothing count 0.
+/// Counts the elements of participant rank's receive buffer that differ from what the op (or
+/// application) must have produced for seed. Participants that receive nothing count 0.
 std::int64_t count_wrong(const Args& args, int rank, std::uint64_t seed, const Buffers& bufs);
 
 /// The participant whose receive buffer the fault-injection switch corrupts (it checks data).

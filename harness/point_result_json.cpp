@@ -25,7 +25,8 @@ nlohmann::json point_result_to_json(const PointResult& p) {
                       {"nodes", p.nodes},
                       {"pair", static_cast<int>(p.pair)},
                       {"counters", p.counters},
-                      {"cpu_stall_window_us", p.cpu_stall_window_us}};
+                      {"cpu_stall_window_us", p.cpu_stall_window_us},
+                      {"app", p.args.app}};
   if (p.percentiles_us) {
     const Percentiles& q = *p.percentiles_us;
     j["percentiles_us"] = {q.p50, q.p90, q.p99, q.max};
@@ -57,6 +58,7 @@ PointResult point_result_from_json(const nlohmann::json& j) {
     p.pair = static_cast<Pair>(j.at("pair").get<int>());
     p.counters = j.at("counters").get<Counters>();
     p.cpu_stall_window_us = j.at("cpu_stall_window_us").get<double>();
+    p.args.app = j.at("app").get<AppParams>();
     if (j.contains("percentiles_us")) {
       const auto q = j.at("percentiles_us").get<std::vector<double>>();
       if (q.size() != 4) throw RuntimeError("percentiles_us needs 4 values");

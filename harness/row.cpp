@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/app_options.hpp"
 #include "harness/limit_check.hpp"
 #include "harness/noise.hpp"
 #include "harness/ops.hpp"
@@ -78,6 +79,11 @@ nlohmann::json to_json(const Row& r) {
     j["rate_GBps"] = opt(r.rate_GBps);
   }
   if (op_descriptor(p.args.op).windowed) j["window"] = p.args.window;
+  if (op_is_app(p.args.op)) {
+    nlohmann::json app = nlohmann::json::object();
+    for (const auto& [name, value] : p.args.app) app[name] = value;
+    j["app"] = app;
+  }
   if (p.percentiles_us) {
     const Percentiles& q = *p.percentiles_us;
     j["percentiles_us"] = {{"p50", q.p50}, {"p90", q.p90}, {"p99", q.p99}, {"max", q.max}};
@@ -91,7 +97,13 @@ nlohmann::json to_json(const Row& r) {
 }
 
 std::string point_name(const PointResult& p) {
-  // Intra-node ping-pong keeps the name it had before pairs existed.
+  // Intra-node ping-pong keeps the name it had before pairs existed; an application names its
+  // parameters instead of a size ("swcc-64/matmul/np:4/n:256").
+  if (op_is_app(p.args.op)) {
+    std::string params;
+    for (const auto& [name, value] : p.args.app) params += fmt::format("/{}:{}", name, value);
+    return fmt::format("{}/{}/np:{}{}", p.backend, op_name(p.args.op), p.args.np, params);
+  }
   return fmt::format("{}/{}/np:{}/bytes:{}{}", p.backend, op_name(p.args.op), p.args.np,
                      p.args.bytes, p.pair == Pair::kInter ? "/pair:inter" : "");
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "harness/app_options.hpp"
 #include "harness/ops.hpp"
 #include "harness/sizes.hpp"
 #include "harness/text_table.hpp"
@@ -21,6 +22,7 @@ SummaryTable build(OpKind op, bool size_table, const std::vector<const Row*>& ro
   t.size_table = size_table;
   t.np = rows.front()->point.args.np;
   t.bytes = rows.front()->point.args.bytes;
+  t.app = rows.front()->point.args.app;
   std::map<std::size_t, std::map<std::size_t, const Row*>> by_key;  // key -> column -> row
   for (const Row* r : rows) {
     const std::string label = row_label(*r, several_nodes);
@@ -68,6 +70,9 @@ std::string title(const SummaryTable& t, const char* unit) {
     return fmt::format("== {} at np={}: {} in {} per size ==\n", op_name(t.op), t.np, what, unit);
   if (op_takes_size(t.op))
     return fmt::format("== {} at {}: {} in {} per np ==\n", op_name(t.op), format_size(t.bytes),
+                       what, unit);
+  if (!t.app.empty())
+    return fmt::format("== {} {}: {} in {} per np ==\n", op_name(t.op), app_params_text(t.app),
                        what, unit);
   return fmt::format("== {}: {} in {} per np ==\n", op_name(t.op), what, unit);
 }
@@ -144,7 +149,17 @@ std::vector<SummaryTable> summarize(const std::vector<Row>& rows, const SummaryL
       if (r.in_np_table) np_rows.push_back(&r);
     }
     if (!size_rows.empty()) tables.push_back(build(op, true, size_rows, layout.several_nodes));
-    if (!np_rows.empty()) tables.push_back(build(op, false, np_rows, layout.several_nodes));
+    // One np table per parameter combination of an application (one for an op), in the order
+    // measured.
+    std::vector<std::pair<AppParams, std::vector<const Row*>>> by_app;
+    for (const Row* r : np_rows) {
+      auto it = std::find_if(by_app.begin(), by_app.end(),
+                             [&](const auto& a) { return a.first == r->point.args.app; });
+      if (it == by_app.end()) it = by_app.insert(by_app.end(), {r->point.args.app, {}});
+      it->second.push_back(r);
+    }
+    for (const auto& [app, app_rows] : by_app)
+      tables.push_back(build(op, false, app_rows, layout.several_nodes));
   }
   return tables;
 }
@@ -173,6 +188,11 @@ nlohmann::json summary_json(const std::vector<SummaryTable>& tables) {
       j["np"] = t.np;
     else
       j["bytes"] = t.bytes;
+    if (op_is_app(t.op)) {
+      nlohmann::json app = nlohmann::json::object();
+      for (const auto& [name, value] : t.app) app[name] = value;
+      j["app"] = app;
+    }
     j["backends"] = t.backends;
     nlohmann::json lines = nlohmann::json::array();
     for (const auto& line : t.lines) {

@@ -37,12 +37,14 @@ struct SummaryTable {
   bool size_table = true;
   int np = 0;                         ///< size table: its participants
   std::size_t bytes = 0;              ///< np table: its size
+  AppParams app;                      ///< an application's table: its parameters
   std::vector<std::string> backends;  ///< column labels, in measurement order
   std::vector<SummaryLine> lines;     ///< by key, ascending
 };
 
 /// The summary tables of `rows`: per op (layout order), its size table (ops with a size) then
-/// its np table, each only when it has rows.
+/// its np table, each only when it has rows; an application has one np table per combination of
+/// its parameters.
 std::vector<SummaryTable> summarize(const std::vector<Row>& rows, const SummaryLayout& layout);
 
 /// The tables as text (see harness/results_format.md and README), "" when there are none.

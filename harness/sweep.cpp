@@ -36,18 +36,25 @@ std::vector<Point> build_sweep(const Config& c,
           pairs.push_back(pair);
         }
       }
-      auto add_one = [&](int np, std::size_t bytes, bool size_table, bool np_table, Pair pair) {
+      // An op has one (empty) parameter set; an application one per combination of its
+      // parameters.
+      std::vector<AppParams> app_sets{AppParams{}};
+      if (auto it = c.app_points.find(op); it != c.app_points.end()) app_sets = it->second;
+      auto add_one = [&](int np, std::size_t bytes, bool size_table, bool np_table, Pair pair,
+                         const AppParams& app) {
         for (auto& p : points)
-          if (p.backend == b && p.op == op && p.np == np && p.bytes == bytes && p.pair == pair) {
+          if (p.backend == b && p.op == op && p.np == np && p.bytes == bytes && p.pair == pair &&
+              p.app == app) {
             p.size_table |= size_table;
             p.np_table |= np_table;
             return;
           }
         points.push_back({b, op, np, bytes, size_table, np_table, pair,
-                          op_descriptor(op).windowed ? c.window : 1});
+                          op_descriptor(op).windowed ? c.window : 1, app});
       };
       auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
-        for (Pair pair : pairs) add_one(np, bytes, size_table, np_table, pair);
+        for (const AppParams& app : app_sets)
+          for (Pair pair : pairs) add_one(np, bytes, size_table, np_table, pair, app);
       };
       if (op_takes_size(op)) {
         for (std::size_t bytes : c.sizes) add(c.size_np, bytes, true, false);
@@ -72,6 +79,7 @@ Args args_for(const Point& p) {
   a.count = p.bytes / kElemBytes;
   a.root = 0;
   a.window = p.window;
+  a.app = p.app;
   return a;
 }
 

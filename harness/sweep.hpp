@@ -22,18 +22,20 @@ struct Point {
   bool np_table = false;    ///< belongs to the time-versus-nprocs table (bytes = np_bytes)
   Pair pair = Pair::kNone;  ///< ping-pong: where participant 1 sits
   int window = 1;           ///< messages per operation of a windowed op (Config::window)
+  AppParams app;            ///< an application's parameters (Config::app_points); empty for an op
 };
 
 /// Size points at config.size_np, then np points at config.np_bytes (when np_tables(config); ops
 /// without a size always get their np points), per backend and op; a point in both tables
 /// appears once. Ping-pong points come once per pair of config.pairs (intra alone
 /// when empty). Ops a backend does not implement, and inter-node pairs of thread backends, are
-/// left out and named in `skipped` ("swcc-64: gather is not implemented").
+/// left out and named in `skipped` ("swcc-64: gather is not implemented"). An application runs
+/// like an op without a size, once per np and per combination of its parameters.
 std::vector<Point> build_sweep(const Config& config,
                                const std::vector<std::unique_ptr<Backend>>& backends,
                                std::vector<std::string>* skipped);
 
-/// Args for a point (count, root, window).
+/// Args for a point (count, root, window, app).
 Args args_for(const Point& point);
 
 }  // namespace comops

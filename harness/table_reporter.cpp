@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "harness/app_options.hpp"
 #include "harness/busy_note.hpp"
 #include "harness/ops.hpp"
 #include "harness/placement.hpp"
@@ -282,6 +283,7 @@ class TableReporter final : public Reporter {
   }
 
   std::string np_table(OpKind op) const {
+    if (op_is_app(op)) return app_table(op);
     std::map<int, std::vector<const Row*>> by_np;
     for (const auto& r : rows_)
       if (r.in_np_table && r.point.args.op == op) by_np[r.point.args.np].push_back(&r);
@@ -297,6 +299,38 @@ class TableReporter final : public Reporter {
       for (const Row* r : at_np) rows.emplace_back(std::to_string(np), r);
     s += data_rows(op, "np", rows);
     if (op_takes_size(op)) s += limit_rows(op, {bytes});
+    std::vector<const Row*> all;
+    for (const auto& row : rows) all.push_back(row.second);
+    return s + limit_notes(all) + "\n";
+  }
+
+  // An application's table: per np and parameter combination (in the order measured), the
+  // backends' rows.
+  std::string app_table(OpKind op) const {
+    std::vector<std::pair<std::string, std::vector<const Row*>>> keyed;
+    std::map<int, std::vector<std::size_t>> by_np;  // np -> indices into keyed
+    for (const auto& r : rows_) {
+      if (r.point.args.op != op) continue;
+      const std::string key =
+          fmt::format("{} {}", r.point.args.np, app_params_text(r.point.args.app));
+      auto it =
+          std::find_if(keyed.begin(), keyed.end(), [&](const auto& k) { return k.first == key; });
+      if (it == keyed.end()) {
+        by_np[r.point.args.np].push_back(keyed.size());
+        keyed.push_back({key, {}});
+        it = keyed.end() - 1;
+      }
+      it->second.push_back(&r);
+    }
+    if (keyed.empty()) return "";
+    std::string s =
+        fmt::format("== {}: application time versus nprocs and parameters ==\n", op_name(op));
+    s += definition(op) + timing_line();
+    std::vector<std::pair<std::string, const Row*>> rows;
+    for (const auto& [np, indices] : by_np)
+      for (std::size_t i : indices)
+        for (const Row* r : keyed[i].second) rows.emplace_back(keyed[i].first, r);
+    s += data_rows(op, "np params", rows);
     std::vector<const Row*> all;
     for (const auto& row : rows) all.push_back(row.second);
     return s + limit_notes(all) + "\n";

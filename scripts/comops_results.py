@@ -109,7 +109,20 @@ def key(row):
     backend = row["backend"] + (INTER_SUFFIX if row.get("pair") == "inter" else "")
     if row.get(LIBRARY_FIELD):
         backend += f" [{row[LIBRARY_FIELD]}]"
-    return (backend, row["op"], row["np"], row["bytes"])
+    return (backend, row["op"] + app_suffix(row), row["np"], row["bytes"])
+
+
+def app_params(row):
+    """An application row's parameters ({"n": 256}), in the order comops wrote them; {} for an
+    op's row."""
+    app = row.get("app")
+    return dict(app) if isinstance(app, dict) else {}
+
+
+def app_suffix(row):
+    """' n=256' for an application row (its key's op is 'matmul n=256', as the tables show it),
+    '' for an op's row."""
+    return "".join(f" {k}={v}" for k, v in app_params(row).items())
 
 
 def split_label(label):
@@ -129,6 +142,9 @@ def key_name(point):
     name, inter, library = split_label(backend)
     pair = "/pair:inter" if inter else ""
     library = f" [{library}]" if library else ""
+    app, *params = op.split(" ")
+    if params:  # an application: its parameters instead of the size ('.../np:4/n:256')
+        return f"{name}{library}/{app}/np:{np_}/" + "/".join(p.replace("=", ":") for p in params)
     return f"{name}{library}/{op}/np:{np_}/bytes:{nbytes}{pair}"
 
 

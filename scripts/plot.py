@@ -9,6 +9,13 @@ Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it 
                          such size: a point per backend on a categorical axis
   OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);
                          barrier-vs-np for the barrier (it has no size)
+  APP-PARAMS-npNP        an application (--app; e.g. matmul-n256-np4), per participant count
+                         and parameter combination: its time (left) and its speedup over
+                         swcc-sc (right, sc time / time) versus the swcc block size (8 .. 4096),
+                         the other backends (mpi, shm-*, swcc-sc) as horizontal reference
+                         lines; the parameters are in the title
+  em3d-vs-remote-npNP    --app=em3d: time and speedup over swcc-sc versus the remote-edge
+                         percentage, one line per backend (scripts/em3d_figures.py)
 One line per backend label (mpi, shm-staged, swcc-8, swcc-64, swcc-sc, ...: numbered variants in
 numeric order), the minimum to maximum over repetitions as a shaded band (an error bar on a lone
 point), hollow markers on points measured oversubscribed or contended, stars (and a footnote
@@ -27,6 +34,7 @@ import sys
 import textwrap
 
 import comops_results as cr
+import em3d_figures
 
 PROG = "plot.py"
 SMALL_MAX_BYTES = 80
@@ -375,7 +383,8 @@ class Figures:
         """Yields (name, Figure) for every figure the rows allow, with a note for each paper
         figure that they do not allow."""
         results = self.results
-        rows = list(results.rows.values())
+        all_rows = list(results.rows.values())
+        rows = [r for r in all_rows if not cr.app_params(r)]  # the ops' rows
         ops = sorted({r["op"] for r in rows}, key=cr.op_order)
         np_ = choose_np(results, wanted_np)
 
@@ -413,6 +422,67 @@ class Figures:
             elif op in PAPER_NP_OPS:
                 note(f"fewer than 2 np values for {op} at {cr.format_bytes(at)}: skipping "
                      f"{op}-vs-np")
+        apps = {}  # (app, np, parameters) -> rows, in the order of the file
+        for r in all_rows:
+            params = cr.app_params(r)
+            if params:
+                apps.setdefault((r["op"], r["np"], tuple(params.items())), []).append(r)
+        for (app, np_app, params), app_rows in apps.items():
+            figure = self.application(app, np_app, params, app_rows)
+            if figure:
+                yield figure
+            else:
+                note(f"no timed {app} rows at np {np_app}: skipping its figure")
+        yield from em3d_figures.figures(self, all_rows, note)
+
+    def application(self, app, np_, params, rows):
+        """An application's time and speedup over swcc-sc versus the swcc block size, the other
+        backends as horizontal lines: (name, Figure) or None."""
+        times = {cr.key(r)[0]: cr.headline_us(r) for r in rows if cr.headline_us(r)}
+        if not times:
+            return None
+        blocks = {}  # block bytes -> backend label (swcc-64)
+        for backend in times:
+            name, _, variant = cr.split_label(backend)[0].partition("-")
+            if name == "swcc" and variant.isdigit():
+                blocks[int(variant)] = backend
+        sc = times.get("swcc-sc")
+        what = " ".join(f"{k}={v}" for k, v in params)
+        fig = self.Figure(figsize=(12, 5))
+        ax_time, ax_speed = fig.subplots(1, 2)
+        fig.suptitle(f"{app} {what}, np {np_}: time and speedup over swcc-sc versus block size"
+                     f" - {self.results.context.get('host', 'unknown host')}")
+        xs = sorted(blocks)
+        for ax, of, label in ((ax_time, lambda t: t, "time per run, slowest rank (us)"),
+                              (ax_speed, lambda t: sc / t if sc else None,
+                               "speedup over swcc-sc (sc time / time)")):
+            if xs and of(times[blocks[xs[0]]]) is not None:
+                ax.plot(xs, [of(times[blocks[x]]) for x in xs], color=self.color[blocks[xs[0]]],
+                        linestyle=":", marker="^", label="swcc-N (caching, N = block size)")
+            for backend in sorted(times, key=cr.backend_order):
+                if backend in blocks.values() or of(times[backend]) is None:
+                    continue
+                line, _ = self.style(backend)
+                ax.axhline(of(times[backend]), color=self.color[backend], linestyle=line,
+                           linewidth=1.2, label=backend)
+            ax.set_xscale("log", base=2)
+            ticks = sorted(set(xs) | {8, 64, 256, 1024, 4096})
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([str(t) for t in ticks])
+            ax.set_xlim(ticks[0] / 1.5, ticks[-1] * 1.5)
+            ax.set_xlabel("swcc block size (bytes)")
+            ax.set_ylabel(label)
+            ax.set_yscale("log")
+            ax.grid(True, which="major", alpha=0.3)
+        if sc is None:
+            ax_speed.text(0.5, 0.5, "no swcc-sc row: no speedup", ha="center",
+                          transform=ax_speed.transAxes)
+        handles, labels = ax_time.get_legend_handles_labels()  # every series, sc included
+        ax_speed.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                        borderaxespad=0.0)
+        self.footer(fig, f"np {np_}, {what}")
+        name = "-".join([app] + [f"{k}{v}" for k, v in params] + [f"np{np_}"])
+        return name, fig
 
 
 def choose_np(results, wanted):

@@ -24,7 +24,9 @@ OpTable op_table() {
           {OpKind::kPutFenceBw, make_rma},
           {OpKind::kGetFenceBw, make_rma},
           {OpKind::kPingpongNb, make_pingpong},
-          {OpKind::kStreamBw, make_stream_bw}};
+          {OpKind::kStreamBw, make_stream_bw},
+          {OpKind::kMatmul, make_matmul},
+          {OpKind::kEm3d, make_em3d}};
 }
 
 }  // namespace comops::mpi

@@ -12,6 +12,12 @@ constexpr OpMaker<Scheme> kMakers[] = {
     {OpKind::kAllgather, make_allgather},   {OpKind::kAllreduceMax, make_allreduce},
     {OpKind::kAllreduceSum, make_allreduce}};
 
+// The applications (--app), both schemes.
+constexpr OpMaker<Scheme> kAppMakers[] = {
+    {OpKind::kMatmul, make_matmul},
+    {OpKind::kEm3d, make_em3d},
+};
+
 // One-sided ops: the origin copies straight into or out of the target's buffer, which only the
 // direct scheme does.
 constexpr OpMaker<Scheme> kDirectMakers[] = {
@@ -23,6 +29,7 @@ constexpr OpMaker<Scheme> kDirectMakers[] = {
 
 OpTable op_table(Scheme scheme) {
   OpTable table = bind_makers(kMakers, scheme);
+  for (OpEntry& e : bind_makers(kAppMakers, scheme)) table.push_back(std::move(e));
   if (scheme == Scheme::kDirect) {
     for (OpEntry& e : bind_makers(kDirectMakers, scheme)) table.push_back(std::move(e));
     // stream-bw streams straight into the receiver's slots.

@@ -138,6 +138,13 @@ std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args
 /// Every one-sided op (put, get, their -bw and -fence variants), direct scheme only.
 std::unique_ptr<OpInstance> make_rma(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
 
+/// The matmul application (--app=matmul), both schemes: B read from its owners' buffers
+/// (direct) or from a shared copy every thread fills with its rows (staged).
+std::unique_ptr<OpInstance> make_matmul(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
+/// The EM3D application (--app=em3d), both schemes: values in the participants' receive buffers
+/// (direct) or in shared arrays (staged), neighbours read straight from them.
+std::unique_ptr<OpInstance> make_em3d(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
+
 /// The direct scheme only: a window of messages in flight needs no staging buffer.
 std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
 

@@ -90,6 +90,12 @@ std::unique_ptr<OpInstance> make_allreduce(const OpConfig&, Comm&, const Args&, 
 /// The one-sided ops with active target (put-fence, get-fence and their -bw variants).
 std::unique_ptr<OpInstance> make_fence_rma(const OpConfig&, Comm&, const Args&, Buffers&);
 
+/// The matmul application (--app=matmul): B homed at its rows' owners, read through the DSM.
+std::unique_ptr<OpInstance> make_matmul(const OpConfig&, Comm&, const Args&, Buffers&);
+/// The EM3D application (--app=em3d): node values in global memory, neighbours read through the
+/// DSM.
+std::unique_ptr<OpInstance> make_em3d(const OpConfig&, Comm&, const Args&, Buffers&);
+
 /// The ops swcc implements, bound to a configuration (comops/swcc/op_table.cpp).
 OpTable op_table(const OpConfig& cfg);
 

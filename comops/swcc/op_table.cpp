@@ -14,8 +14,18 @@ constexpr OpMaker<const OpConfig&> kMakers[] = {
     {OpKind::kGetFence, make_fence_rma},     {OpKind::kPutFenceBw, make_fence_rma},
     {OpKind::kGetFenceBw, make_fence_rma},   {OpKind::kPingpongNb, make_pingpong}};
 
+// The applications (--app).
+constexpr OpMaker<const OpConfig&> kAppMakers[] = {
+    {OpKind::kMatmul, make_matmul},
+    {OpKind::kEm3d, make_em3d},
+};
+
 }  // namespace
 
-OpTable op_table(const OpConfig& cfg) { return bind_makers(kMakers, cfg); }
+OpTable op_table(const OpConfig& cfg) {
+  OpTable table = bind_makers(kMakers, cfg);
+  for (OpEntry& e : bind_makers(kAppMakers, cfg)) table.push_back(std::move(e));
+  return table;
+}
 
 }  // namespace comops::swcc

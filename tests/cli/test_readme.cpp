@@ -61,7 +61,7 @@ std::map<std::string, std::string> readme_options(const std::string& readme) {
       continue;
     }
     std::vector<std::string> names;
-    static const std::regex kName("-{1,2}[A-Za-z][-A-Za-z]*");
+    static const std::regex kName("-{1,2}[A-Za-z][-A-Za-z0-9]*");
     for (std::sregex_iterator it(cells[0].begin(), cells[0].end(), kName), end; it != end; ++it)
       names.push_back(it->str());
     EXPECT_FALSE(names.empty()) << line;

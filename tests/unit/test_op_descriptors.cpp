@@ -32,6 +32,9 @@ const std::vector<std::string> kNames = {
     "get",          "put-bw",      "get-bw",     "put-fence",     "get-fence",     "put-fence-bw",
     "get-fence-bw", "pingpong-nb", "stream-bw"};
 
+// The applications (--app): descriptors with app set, after the ops; every backend runs them.
+const std::vector<std::string> kApps = {"matmul"};
+
 // The one-sided ops, passive target (the origin completes alone) and active target (-fence).
 const std::vector<std::string> kPassive = {"put", "get", "put-bw", "get-bw"};
 const std::vector<std::string> kFence = {"put-fence", "get-fence", "put-fence-bw", "get-fence-bw"};
@@ -57,7 +60,9 @@ using test::parse;
 using test::usage_error;
 
 TEST(OpDescriptors, EveryOpHasOneUniqueNameAndKind) {
-  EXPECT_EQ(descriptor_names(), kNames);
+  std::vector<std::string> names_and_apps = kNames;
+  names_and_apps.insert(names_and_apps.end(), kApps.begin(), kApps.end());
+  EXPECT_EQ(descriptor_names(), names_and_apps);
   std::set<std::string> names;
   std::set<OpKind> kinds;
   for (const OpDescriptor& d : op_descriptors()) {
@@ -68,9 +73,10 @@ TEST(OpDescriptors, EveryOpHasOneUniqueNameAndKind) {
     EXPECT_EQ(op_name(d.kind), d.name);
     EXPECT_EQ(parse_op(d.name), d.kind);
   }
-  std::vector<OpKind> in_order;
-  for (const OpDescriptor& d : op_descriptors()) in_order.push_back(d.kind);
+  std::vector<OpKind> in_order, apps;
+  for (const OpDescriptor& d : op_descriptors()) (d.app ? apps : in_order).push_back(d.kind);
   EXPECT_EQ(all_ops(), in_order);
+  EXPECT_EQ(all_apps(), apps);
 }
 
 TEST(OpDescriptors, EveryFieldIsSet) {
@@ -133,7 +139,8 @@ TEST(OpDescriptors, Traits) {
       {"put-fence-bw", {"", "", false, true, false, true, 2}},
       {"get-fence-bw", {"", "", false, true, false, true, 2}},
       {"pingpong-nb", {"", "", false, true, true, false, 2}},
-      {"stream-bw", {"", "", false, true, false, false, 2}}};
+      {"stream-bw", {"", "", false, true, false, false, 2}},
+      {"matmul", {"", "", false, false, false, false, 1}}};
   // The one-sided ops are beside the COMOPS paper's set, never in it.
   for (const OpDescriptor& d : op_descriptors()) {
     if (d.one_sided) {
@@ -358,12 +365,13 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
                   std::find(names.begin(), names.end(), op_name(kind)) != names.end())
             << op_name(kind);
     }
-  const std::map<std::string, std::vector<std::string>> want = {
+  std::map<std::string, std::vector<std::string>> want = {
       {"mpi", kNames},
       {"shm-direct", names_without({{"pingpong-nb"}})},
       {"shm-staged", names_without({kPassive, kFence, {"pingpong-nb", "stream-bw"}})},
       {"swcc-64", names_without({kPassive, {"stream-bw"}})}};
   std::vector<std::string> labels;
+  for (auto& [label, names] : want) names.insert(names.end(), kApps.begin(), kApps.end());
   // A table's order means nothing (the sweep follows the descriptors): compare the sets.
   const std::set<std::string> all_names(kNames.begin(), kNames.end());
   for (const auto& [label, names] : got) {
@@ -385,13 +393,15 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
       "get-fence-bw", "pingpong-nb",   "stream-bw",     "comops",     "all"};
   EXPECT_EQ(op_words(), words);
   std::set<std::string> from_descriptors = {"reduce", "allreduce", "comops", "all"};
-  for (const OpDescriptor& d : op_descriptors()) from_descriptors.insert(std::string(d.name));
+  for (const OpDescriptor& d : op_descriptors())
+    if (!d.app) from_descriptors.insert(std::string(d.name));
   EXPECT_EQ(std::set<std::string>(words.begin(), words.end()), from_descriptors);
   EXPECT_EQ(reduce_op_words(), (std::vector<std::string>{"max", "sum"}));
 
   // Each accepted word, through the real command line, picks exactly what it names.
   for (const OpDescriptor& d : op_descriptors())
-    EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
+    if (!d.app)
+      EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
   EXPECT_EQ(parse({"--op=reduce", "--reduce-op=sum"}).ops, std::vector<OpKind>{OpKind::kReduceSum});
   EXPECT_EQ(parse({"--op=all", "--reduce-op=max,sum"}).ops, all_ops());
   // reduce picks the reductions to a root only, allreduce the allreduces only, each by

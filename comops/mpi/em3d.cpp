@@ -1,0 +1,37 @@
+// mpi EM3D (--app=em3d): the hand-written message-passing program
+// (comops/apps/em3d/mpi_kernel.hpp): ghost lists built once when the point starts, the ghost
+// values sent point to point to the ranks that read them before each half-step.
+#include "comops/apps/em3d/app_params.hpp"
+#include "comops/apps/em3d/mpi_kernel.hpp"
+#include "comops/mpi/ops.hpp"
+#include "comops/mpi_common/mpi_comm.hpp"
+
+namespace comops::mpi {
+namespace {
+
+class Em3d final : public OpInstance {
+ public:
+  Em3d(Comm& comm, const Args& args, Buffers& bufs)
+      : bufs_(bufs),
+        nodes_(em3d::params_of(args).nodes),
+        kernel_(handle_of(comm), em3d::params_of(args), em3d::kGraphSeed) {}
+
+  void run() override {
+    const std::uint64_t* in = em3d::values_in(bufs_.send);
+    std::uint64_t* out = em3d::values_in(bufs_.recv);
+    kernel_.run(in, in + nodes_, out, out + nodes_);
+  }
+
+ private:
+  Buffers& bufs_;
+  std::size_t nodes_;
+  em3d::MpiKernel kernel_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpInstance> make_em3d(Comm& comm, const Args& args, Buffers& bufs) {
+  return std::make_unique<Em3d>(comm, args, bufs);
+}
+
+}  // namespace comops::mpi

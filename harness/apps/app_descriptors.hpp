@@ -1,0 +1,15 @@
+// The descriptors of the applications (--app): one file each under harness/apps/, appended to
+// the table of harness/op_descriptors.cpp (see "Adding an application" in the README).
+#pragma once
+
+#include "harness/op_descriptor.hpp"
+
+namespace comops {
+
+/// matmul: C = A x B, n x n int64, rows spread over the participants, B read by all of them.
+OpDescriptor matmul_descriptor();
+
+/// em3d: the Split-C EM3D benchmark, E and H nodes per participant, remote edges by percent.
+OpDescriptor em3d_descriptor();
+
+}  // namespace comops

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include "harness/app_options.hpp"
 #include "harness/cli.hpp"
 #include "harness/launcher.hpp"
 #include "harness/metadata.hpp"
@@ -257,7 +258,7 @@ int run_in_world(World& world, Config& config,
     const bool over = placement.oversubscribed;
     if (world.is_root())
       progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
-                                format_size(p.bytes)));
+                                op_is_app(p.op) ? app_params_text(p.app) : format_size(p.bytes)));
     PointResult result;
     std::string error;
     try {

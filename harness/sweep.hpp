@@ -22,7 +22,7 @@ struct Point {
   bool np_table = false;    ///< belongs to the time-versus-nprocs table (bytes = np_bytes)
   Pair pair = Pair::kNone;  ///< ping-pong: where participant 1 sits
   int window = 1;           ///< messages per operation of a windowed op (Config::window)
-  AppParams app;            ///< an application's parameters (Config::app_points); empty for an op
+  AppParams app = {};       ///< an application's parameters (Config::app_points); empty for an op
 };
 
 /// Size points at config.size_np, then np points at config.np_bytes (when np_tables(config); ops

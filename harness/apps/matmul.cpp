@@ -91,34 +91,37 @@ double no_bytes(const Args&) { return 0.0; }
 }  // namespace
 
 OpDescriptor matmul_descriptor() {
-  return {.kind = OpKind::kMatmul,
-          .name = "matmul",
-          .reduce_alias = "",
-          .reduce_word = "",
-          .rooted = false,
-          .moves_data = false,
-          .pingpong = false,
-          .pair = false,
-          .windowed = false,
-          .comops_set = false,
-          .min_np = 1,
-          .send_count = send_elems,
-          .recv_count = recv_elems,
-          .fill = fill_inputs_of,
-          .expected = reference,
-          .fault_rank = last_participant,
-          .bw_factor = no_bytes,
-          .ceiling_shared_by = one,
-          .definition =
-              "time = max over participants of one C = A x B (n x n int64; rows of A, B "
-              "and C in blocks over the participants, every participant reads all of B: "
-              "the others' rows remotely); median of repetitions",
-          .app = true,
-          .params = {{.name = "n",
-                      .help = "matmul: matrix order n (A, B and C are n x n int64), 1 to 2048",
-                      .defaults = "64",
-                      .min = 1,
-                      .max = kMaxN}}};
+  return {
+      .kind = OpKind::kMatmul,
+      .name = "matmul",
+      .reduce_alias = "",
+      .reduce_word = "",
+      .rooted = false,
+      .moves_data = false,
+      .pingpong = false,
+      .pair = false,
+      .windowed = false,
+      .comops_set = false,
+      .min_np = 1,
+      .send_count = send_elems,
+      .recv_count = recv_elems,
+      .fill = fill_inputs_of,
+      .expected = reference,
+      .fault_rank = last_participant,
+      .bw_factor = no_bytes,
+      .ceiling_shared_by = one,
+      .definition =
+          "time = max over participants of one C = A x B (n x n int64; rows of A, B "
+          "and C in blocks over the participants, every participant reads all of B: "
+          "the others' rows remotely); median of repetitions",
+      .app = true,
+      .params = {
+          {.name = "n",
+           .help =
+               "matmul: matrix orders n, comma-separated, 1 to 2048 (A, B and C are n x n int64)",
+           .defaults = "64",
+           .min = 1,
+           .max = kMaxN}}};
 }
 
 }  // namespace comops

@@ -397,8 +397,8 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
     if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
       groups.push_back(line.substr(0, line.size() - 1));
   EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
-                                              "Placement", "Output", "mpi backend", "shm backend",
-                                              "swcc backend", "OSU aliases"}));
+                                              "Placement", "Output", "mpi backend", "Applications",
+                                              "shm backend", "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

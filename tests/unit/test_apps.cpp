@@ -22,10 +22,11 @@ using test::parse;
 using test::usage_error;
 
 TEST(Apps, AreNotOpsAndHaveTheirOwnList) {
-  EXPECT_EQ(all_apps(), (std::vector<OpKind>{OpKind::kMatmul}));
+  EXPECT_EQ(all_apps(), (std::vector<OpKind>{OpKind::kMatmul, OpKind::kEm3d}));
   for (OpKind op : all_ops()) EXPECT_FALSE(op_is_app(op)) << op_name(op);
   EXPECT_TRUE(op_is_app(OpKind::kMatmul));
-  EXPECT_EQ(app_words(), (std::vector<std::string>{"matmul"}));
+  EXPECT_TRUE(op_is_app(OpKind::kEm3d));
+  EXPECT_EQ(app_words(), (std::vector<std::string>{"matmul", "em3d"}));
   const Config all = parse({"--op=all", "--reduce-op=max,sum"});
   EXPECT_EQ(all.ops, all_ops());
   EXPECT_TRUE(all.app_points.empty());
@@ -58,7 +59,7 @@ TEST(Apps, ParametersExpandIntoEveryCombination) {
 }
 
 TEST(Apps, BadInputIsAUsageError) {
-  EXPECT_EQ(usage_error({"--app=nope"}), "unknown app 'nope' (available: matmul)");
+  EXPECT_EQ(usage_error({"--app=nope"}), "unknown app 'nope' (available: matmul, em3d)");
   EXPECT_EQ(usage_error({"--app=matmul", "--matmul-n=-3"}),
             "invalid --matmul-n value '-3' (expected an integer from 1 to 2048)");
   EXPECT_EQ(usage_error({"--app=matmul", "--matmul-n=1e3"}),

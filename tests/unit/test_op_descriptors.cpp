@@ -33,7 +33,7 @@ const std::vector<std::string> kNames = {
     "get-fence-bw", "pingpong-nb", "stream-bw"};
 
 // The applications (--app): descriptors with app set, after the ops; every backend runs them.
-const std::vector<std::string> kApps = {"matmul"};
+const std::vector<std::string> kApps = {"matmul", "em3d"};
 
 // The one-sided ops, passive target (the origin completes alone) and active target (-fence).
 const std::vector<std::string> kPassive = {"put", "get", "put-bw", "get-bw"};
@@ -140,7 +140,8 @@ TEST(OpDescriptors, Traits) {
       {"get-fence-bw", {"", "", false, true, false, true, 2}},
       {"pingpong-nb", {"", "", false, true, true, false, 2}},
       {"stream-bw", {"", "", false, true, false, false, 2}},
-      {"matmul", {"", "", false, false, false, false, 1}}};
+      {"matmul", {"", "", false, false, false, false, 1}},
+      {"em3d", {"", "", false, false, false, false, 2}}};
   // The one-sided ops are beside the COMOPS paper's set, never in it.
   for (const OpDescriptor& d : op_descriptors()) {
     if (d.one_sided) {
@@ -400,8 +401,9 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
 
   // Each accepted word, through the real command line, picks exactly what it names.
   for (const OpDescriptor& d : op_descriptors()) {
-    if (!d.app)
+    if (!d.app) {
       EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
+    }
   }
   EXPECT_EQ(parse({"--op=reduce", "--reduce-op=sum"}).ops, std::vector<OpKind>{OpKind::kReduceSum});
   EXPECT_EQ(parse({"--op=all", "--reduce-op=max,sum"}).ops, all_ops());

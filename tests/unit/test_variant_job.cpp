@@ -55,7 +55,7 @@ TEST(UcxLog, UsageFromTheFilesOfADirectory) {
 TEST(PointResultJson, RoundTripsEveryField) {
   PointResult p;
   p.backend = "mpi";
-  p.args = Args{OpKind::kScatter, 3, 1024, 128, 0};
+  p.args = Args{OpKind::kScatter, 3, 1024, 128, 0, 1, {}};
   p.iterations = 20;
   p.warmup = 2;
   p.repetitions = 3;

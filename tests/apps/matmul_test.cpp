@@ -18,33 +18,17 @@
 #include "comops/swcc/backend.hpp"
 #include "harness/measure.hpp"
 #include "harness/ops.hpp"
+#include "tests/apps/every_backend.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace comops {
 namespace {
 
+using test::create;
+using test::every_backend;
+using test::quick;
 using test::world_rank;
 using test::world_size;
-
-// The configured backends of a family with the options `argv`.
-std::vector<std::unique_ptr<Backend>> create(std::unique_ptr<BackendFamily> family,
-                                             std::vector<std::string> argv) {
-  CLI::App app;
-  family->add_options(app);
-  std::vector<std::string> rev(argv.rbegin(), argv.rend());
-  app.parse(rev);
-  family->validate();
-  return family->create();
-}
-
-std::vector<std::unique_ptr<Backend>> every_backend() {
-  std::vector<std::unique_ptr<Backend>> all;
-  for (auto& b : create(make_mpi_family(), {})) all.push_back(std::move(b));
-  for (auto& b : create(make_shm_family(), {"--scheme=staged,direct"})) all.push_back(std::move(b));
-  for (auto& b : create(make_swcc_family(), {"--block-size=8,64,4096", "--uncached"}))
-    all.push_back(std::move(b));
-  return all;
-}
 
 Args matmul(int np, std::int64_t n) {
   Args a;
@@ -52,16 +36,6 @@ Args matmul(int np, std::int64_t n) {
   a.np = np;
   a.app = {{"n", n}};
   return a;
-}
-
-MeasureOptions quick(bool fault) {
-  MeasureOptions o;
-  o.iterations = 2;
-  o.warmup = 1;
-  o.repetitions = 1;
-  o.seed = 7;
-  o.inject_fault = fault;
-  return o;
 }
 
 TEST(AppsMatmul, ExactOnEveryBackendAndFaultFound) {

@@ -17,6 +17,14 @@ bool redundant(std::string_view box) {
          box.find("exited with non-zero status, thus causing") != std::string_view::npos;
 }
 
+// Open MPI's launcher failing to print one of its notices (its help-message aggregation loses
+// some when several ranks abort at once): "[host:pid] [[job,0],0] ORTE_ERROR_LOG: Data unpack
+// ... in file ../../../orte/util/show_help.c at line 513". It says nothing about the job.
+bool lost_notice(std::string_view line) {
+  return line.find("ORTE_ERROR_LOG: ") != std::string_view::npos &&
+         line.find("/show_help.c at line ") != std::string_view::npos;
+}
+
 }  // namespace
 
 std::string LauncherNoticeFilter::feed(std::string_view chunk) {
@@ -48,8 +56,16 @@ std::string LauncherNoticeFilter::feed(std::string_view chunk) {
         continue;
       }
     }
-    // An ordinary line (or its start): pass it on up to and with its newline.
     const auto nl = held_.find('\n', at);
+    if (line_start_ && held_[at] == '[') {
+      // Maybe Open MPI's lost notice: decide once the line is complete.
+      if (nl == std::string::npos) break;
+      if (lost_notice(std::string_view(held_).substr(at, nl - at))) {
+        at = nl + 1;
+        continue;
+      }
+    }
+    // An ordinary line (or its start): pass it on up to and with its newline.
     const std::size_t stop = nl == std::string::npos ? held_.size() : nl + 1;
     out.append(held_, at, stop - at);
     line_start_ = nl != std::string::npos;

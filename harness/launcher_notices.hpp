@@ -2,9 +2,11 @@
 // Open MPI's mpiexec prints, after ranks exited with a non-zero code (comops' agreed 1, 2 or 3),
 // two boxed notices ("Primary job terminated normally, but 1 process returned a non-zero exit
 // code..." and "... detected that one or more processes exited with non-zero status...") and,
-// after a participant's failure aborted the job, "MPI_ABORT was invoked on rank 1 ...". The
+// after a participant's failure aborted the job, "MPI_ABORT was invoked on rank 1 ..." (or, when
+// its launcher loses that notice, an "ORTE_ERROR_LOG: ... show_help.c" line instead). The
 // supervisor (harness/supervisor.cpp) passes the launcher's stderr through this filter, which
-// drops exactly those boxes and passes everything else on at once, byte for byte.
+// drops exactly those boxes (and lines) and passes everything else on at once, byte for byte (a
+// line that starts with "[" once it is complete).
 #pragma once
 
 #include <string>

@@ -45,6 +45,9 @@ TEST(MpiVariant, BadValuesAreUsageErrors) {
 // transports UCX chose: tcp, where plain mpi uses shared memory), and its rows stand beside mpi's
 // in every output.
 TEST(MpiVariant, RunsUnderItsOwnEnvironmentAndIsLabelledEverywhere) {
+  if (std::string_view(COMOPS_TEST_MPI) != "mpich")
+    GTEST_SKIP() << "UCX_TLS variants need MPICH over UCX; this build's MPI is " << COMOPS_TEST_MPI
+                 << " (MpiVariant.OpenMpiVariantsTakeTheirMcaParameters runs there)";
   const fs::path dir = scratch();
   const Outcome o = comops(
       fmt::format("{} --op=pingpong,broadcast --sizes=8,1K --mpi-variant 'tcp:UCX_TLS=self,tcp' "
@@ -105,6 +108,11 @@ TEST(MpiVariant, RunsUnderItsOwnEnvironmentAndIsLabelledEverywhere) {
 // UCX refuses a transport list it cannot use: that variant's job fails, and comops says so in one
 // line (exit 3) before measuring anything.
 TEST(MpiVariant, AVariantWhoseJobFailsIsARuntimeError) {
+  if (std::string_view(COMOPS_TEST_MPI) != "mpich")
+    GTEST_SKIP() << "UCX refuses the transport at MPI_Init under MPICH over UCX; this build's MPI "
+                 << "is " << COMOPS_TEST_MPI
+                 << " (MpiVariant.OpenMpiVariantsTakeTheirMcaParameters "
+                 << "runs there)";
   const fs::path dir = scratch();
   const Outcome o = comops(
       fmt::format("{} --op=pingpong --sizes=8 --mpi-variant 'none:UCX_TLS=nosuchtransport' -o {}",

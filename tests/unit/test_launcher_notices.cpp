@@ -53,6 +53,24 @@ TEST(LauncherNotices, DropsTheNonZeroExitBoxesOnly) {
   }
 }
 
+// When several ranks abort at once, Open MPI 4.1's launcher now and then loses its MPI_ABORT box
+// and prints this line instead; it goes too. Other bracketed lines (UCX's, Open MPI's own
+// reports) pass on unchanged.
+TEST(LauncherNotices, DropsTheLinesOfALostNotice) {
+  const std::string line = "comops: error: injected failure of participant 1 (world rank 1)\n";
+  const std::string lost =
+      "[vm:01343] [[27073,0],0] ORTE_ERROR_LOG: Data unpack had inadequate space in file "
+      "../../../orte/util/show_help.c at line 513\n";
+  const std::string other =
+      "[vm:4174] *** Process received signal ***\n[1796.1] [vm:1:0] tag_match.c:62 UCX WARN x\n";
+  for (std::size_t step : {1u, 9u, 4096u}) {
+    EXPECT_EQ(filtered(line + lost, step), line) << step;
+    EXPECT_EQ(filtered(lost + lost + line + kAbort, step), line) << step;
+    EXPECT_EQ(filtered(other + lost, step), other) << step;
+    EXPECT_EQ(filtered("[unfinished", step), "[unfinished") << step;
+  }
+}
+
 TEST(LauncherNotices, PassesLinesOnAtOnce) {
   LauncherNoticeFilter f;
   EXPECT_EQ(f.feed("point 1"), "point 1");     // a partial line is not held

@@ -96,7 +96,8 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
   for (std::string line; std::getline(notes, line);)
     EXPECT_EQ(line.rfind("comops: note: ", 0), 0u) << table;
   EXPECT_LT(table.find("== barrier: time in us per np =="),
-            table.find("== pingpong: bandwidth versus size, np=2 =="));
+            table.find("== pingpong: bandwidth versus size, np=2 =="))
+      << table;
 
   const auto doc = nlohmann::json::parse(slurp(dir / "results.json"));
   EXPECT_EQ(doc["comops_format"], 1);

@@ -10,22 +10,14 @@
 
 #include "swcc/swcc.hpp"
 #include "tests/mpi_world.hpp"
+#include "tests/swcc/message_step.hpp"
 
 namespace swcc {
 namespace {
 
 using comops::test::world_size;
 
-// Messages sent by all ranks together since the last call (collective).
-template <class D>
-std::int64_t step(D& dsm, std::int64_t& last) {
-  dsm.barrier();
-  std::int64_t m = dsm.stats().messages;
-  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  const std::int64_t d = m - last;
-  last = m;
-  return d;
-}
+using test::step;
 
 template <class F>
 void with_config(std::size_t block, std::size_t prefetch, F&& f, bool uncached = false) {

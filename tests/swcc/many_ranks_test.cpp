@@ -8,21 +8,12 @@
 #include <cstdint>
 
 #include "swcc/swcc.hpp"
+#include "tests/swcc/message_step.hpp"
 
 namespace swcc {
 namespace {
 
-// Messages sent by all ranks together since the last call (collective; the DSM barrier is
-// MPI's own and sends no DSM message).
-template <class D>
-std::int64_t step(D& dsm, std::int64_t& last) {
-  dsm.barrier();
-  std::int64_t m = dsm.stats().messages;
-  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  const std::int64_t d = m - last;
-  last = m;
-  return d;
-}
+using test::step;
 
 // Ranks 1..n-1: every rank but the home.
 SharerSet all_but_home(int n) {

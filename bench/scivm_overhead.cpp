@@ -18,7 +18,9 @@
 // versions run the same scalar loop and differ in the memory access alone.
 //
 // Run: mpiexec -n 2 build/bench/scivm_overhead [--sum-n=N] [--matmul-n=N] [--prefetch=D] [--reps=R]
-// Exit: 0 all checks passed, 1 a result was wrong, 2 bad options, 3 a DSM failure.
+//                                              [--json=FILE]
+// Exit: 0 all checks passed, 1 a result was wrong, 2 bad options, 3 a DSM failure or FILE could
+// not be written.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -26,9 +28,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "harness/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {
@@ -40,6 +46,7 @@ struct Options {
   std::size_t matmul_n = 64;
   std::size_t prefetch = 8;
   int reps = 3;
+  std::string json;      ///< --json: also write the table to this file
   bool corrupt = false;  ///< hidden, for the test: the optimised versions start from wrong data
 };
 
@@ -265,6 +272,34 @@ Row measure(const char* kernel, Version v, int reps, Run&& run) {
   return {kernel, v, last};
 }
 
+// The table as JSON (--json): the parameters and one object per line of the table.
+bool write_json(const Options& o, int P, const std::vector<Row>& rows) {
+  nlohmann::json out = {{"np", P},
+                        {"sum_n", o.sum_n},
+                        {"matmul_n", o.matmul_n},
+                        {"page_bytes", kPage},
+                        {"prefetch", o.prefetch},
+                        {"reps", o.reps},
+                        {"rows", nlohmann::json::array()}};
+  double local = 0;
+  for (const Row& r : rows) {
+    if (r.version == Version::kLocal) local = r.result.seconds;
+    out["rows"].push_back({{"kernel", r.kernel},
+                           {"version", name(r.version)},
+                           {"time_ms", r.result.seconds * 1e3},
+                           {"overhead_pct", (r.result.seconds - local) / local * 100},
+                           {"misses", r.result.misses},
+                           {"prefetches", r.result.prefetches},
+                           {"check", r.result.wrong ? "FAILED" : "passed"},
+                           {"paper", paper(r.version)}});
+  }
+  std::ofstream f(o.json);
+  f << out.dump(2) << "\n";
+  f.close();
+  if (!f) std::fprintf(stderr, "scivm_overhead: error: cannot write %s\n", o.json.c_str());
+  return static_cast<bool>(f);
+}
+
 int run(const Options& o) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -316,6 +351,7 @@ int run(const Options& o) {
     }
     std::printf("# misses, prefetches: rank 0's, one repetition\n");
     if (!ok) std::fprintf(stderr, "scivm_overhead: error: a result differs from the serial one\n");
+    if (!o.json.empty() && !write_json(o, P, rows)) return 3;
   }
   return ok ? 0 : 1;
 }
@@ -335,17 +371,27 @@ int main(int argc, char** argv) {
   app.add_option("--prefetch", o.prefetch, "prefetch depth d of the optimised version")
       ->check(CLI::Range(std::size_t{0}, swcc::kMaxPrefetch));
   app.add_option("--reps", o.reps, "repetitions per version (median)")->check(CLI::Range(1, 1000));
+  app.add_option("--json", o.json, "also write the table to this JSON file");
   app.add_flag("--test-corrupt", o.corrupt, "(test) wrong data in the optimised versions")
       ->group("");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     if (me == 0) std::printf("%s", app.help().c_str());
-    MPI_Finalize();
+    comops::finalize_mpi();
     return 0;
   } catch (const CLI::ParseError& e) {
     if (me == 0) std::fprintf(stderr, "scivm_overhead: error: %s\n", e.what());
-    MPI_Finalize();
+    comops::finalize_mpi();
+    return 2;
+  }
+  std::error_code ec;
+  if (!o.json.empty() && std::filesystem::exists(o.json, ec) &&
+      !std::filesystem::is_regular_file(o.json, ec)) {
+    if (me == 0)
+      std::fprintf(stderr, "scivm_overhead: error: --json %s is not a regular file\n",
+                   o.json.c_str());
+    comops::finalize_mpi();
     return 2;
   }
   int rc = 0;
@@ -355,6 +401,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "scivm_overhead: error: rank %d: %s\n", me, e.what());
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
-  MPI_Finalize();
+  comops::finalize_mpi();
   return rc;
 }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {
@@ -194,6 +195,6 @@ int main(int argc, char** argv) {
     d.barrier();
   }
   benchmark::Shutdown();
-  MPI_Finalize();
+  comops::finalize_mpi();
   return 0;
 }

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include "harness/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {
@@ -126,6 +127,6 @@ int main(int argc, char** argv) {
       std::printf("%-10s %9.1f %9.1f %9.1f %9.1f %9.1f %10.0f %9.0f\n", c.name, r.phase_us[0],
                   r.phase_us[1], r.phase_us[2], r.phase_us[3], r.total_us, r.messages, r.packets);
   }
-  MPI_Finalize();
+  comops::finalize_mpi();
   return 0;
 }

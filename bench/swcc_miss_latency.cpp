@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "harness/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {
@@ -141,7 +142,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   if (n != 2) {
     if (me == 0) std::fprintf(stderr, "swcc_miss_latency: run with mpiexec -n 2\n");
-    MPI_Finalize();
+    comops::finalize_mpi();
     return 1;
   }
   MPI_Comm comm;
@@ -172,6 +173,6 @@ int main(int argc, char** argv) {
           b, r.blocks, r.table_bytes_per_block, r.chunk_bytes_per_block);
   }
   MPI_Comm_free(&comm);
-  MPI_Finalize();
+  comops::finalize_mpi();
   return 0;
 }

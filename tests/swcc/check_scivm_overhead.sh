@@ -4,11 +4,13 @@
 #      optimised), every one with its check "passed";
 #   2. with the hidden --test-corrupt (wrong data in the optimised versions) it exits 1, the two
 #      optimised lines say FAILED, the 6 others passed, and stderr says why in one line;
-#   3. a bad option exits 2 with one "scivm_overhead: error:" line on stderr.
+#   3. a bad option exits 2 with one "scivm_overhead: error:" line on stderr;
+#   4. --json=FILE writes the 8 rows (kernel, version, check "passed") and the parameters;
+#      --json naming a directory exits 2 with one error line and leaves the directory alone.
 # Usage: check_scivm_overhead.sh "MPIEXEC AND ITS FLAGS" NPFLAG NP BINARY
 mpiexec=$1 npflag=$2 np=$3 bin=$4
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+out=$(mktemp) err=$(mktemp) dir=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$dir"' EXIT
 fail=0
 bad() { echo "check_scivm_overhead: $*"; fail=1; }
 tiny="--sum-n=6000 --matmul-n=36 --prefetch=3 --reps=1"
@@ -44,4 +46,24 @@ rc=$?
 [ "$rc" -eq 2 ] || bad "--prefetch=65: exit status $rc, not 2"
 n=$(grep -c '^scivm_overhead: error: ' "$err")
 [ "$n" -eq 1 ] || bad "--prefetch=65: $n error lines on stderr, not 1: $(cat "$err")"
+# shellcheck disable=SC2086
+$mpiexec $npflag "$np" "$bin" $tiny --json="$dir/t.json" >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 0 ] || bad "--json: exit status $rc, not 0: $(cat "$err")"
+rows=$(grep -c '"kernel": "\(sum\|matmul\)"' "$dir/t.json")
+[ "$rows" -eq 8 ] || bad "--json: $rows rows in the file, not 8"
+passed=$(grep -c '"check": "passed"' "$dir/t.json")
+[ "$passed" -eq 8 ] || bad "--json: $passed rows passed, not 8"
+for kv in '"np": 2' '"sum_n": 6000' '"matmul_n": 36' '"prefetch": 3' '"reps": 1' \
+  '"version": "optimised (cached, prefetch)"'; do
+  grep -qF "$kv" "$dir/t.json" || bad "--json: no $kv in the file"
+done
+mkdir "$dir/d"
+# shellcheck disable=SC2086
+$mpiexec $npflag "$np" "$bin" $tiny --json="$dir/d" >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 2 ] || bad "--json=DIR: exit status $rc, not 2"
+n=$(grep -c '^scivm_overhead: error: --json .* is not a regular file$' "$err")
+[ "$n" -eq 1 ] || bad "--json=DIR: $n error lines on stderr, not 1: $(cat "$err")"
+[ -d "$dir/d" ] || bad "--json=DIR: the directory is gone"
 exit $fail

@@ -183,6 +183,25 @@ class Dsm {
   T* local(global_ptr<T> p) {
     return reinterpret_cast<T*>(seg_ + p.offset);
   }
+  /// The calling rank's own n elements at p (p.rank == rank()) for reading through a local
+  /// pointer, as a Split-C program reads its own part of a spread array: every block of the
+  /// range that another rank holds Modified is fetched back first (a read miss each, as
+  /// read() would), so that home memory is current. The pointer stays valid until the next
+  /// barrier provided no rank writes the range before it (a data-race-free program between
+  /// barriers); other ranks may read it meanwhile. The reads through it are not counted as hits.
+  template <class T>
+  const T* local_read(global_ptr<T> p, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
+    if (cached_ && !e_.dir().row(me_).empty()) {
+      const std::uint64_t end = p.offset + n * sizeof(T);
+      for (std::uint64_t off = p.offset & ~std::uint64_t{B - 1}; off < end; off += B)
+        if (!readable(me_, off)) {
+          std::uint8_t byte;
+          e_.read_miss(me_, off, &byte, 1);
+        }
+    }
+    return reinterpret_cast<const T*>(seg_ + p.offset);
+  }
 
   /// Blocking read of one element.
   template <class T>

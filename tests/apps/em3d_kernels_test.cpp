@@ -108,6 +108,11 @@ TEST(Em3dSwccCounters, RemoteEdgesMissAndNoRemoteEdgesSendNothing) {
     MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     EXPECT_EQ(m[0], 0);  // every access is the home's own memory
     EXPECT_EQ(m[1], 0);
+    // Its own values the kernel reads through local pointers (Dsm::local_read), not a DSM read
+    // per edge: the DSM counts only the bulk accesses, one hit per 64-byte block of an array of
+    // 64 values (8 blocks): the reset's two puts, one put per half-step, the two reads back.
+    const std::int64_t blocks = 64 * 8 / 64;
+    EXPECT_EQ(dsm.stats().hits, (2 + 2 * static_cast<std::int64_t>(p.iters) + 2) * blocks);
   });
   ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
     const Params p{64, 4, 10, 2};

@@ -84,6 +84,57 @@ TEST(SwccDirected, UpgradeOfTheOnlySharerIsARequestAndAReply) {
   });
 }
 
+// Dsm::local_read: a local pointer to the home's own elements, valid until the next barrier. A
+// block another rank holds Modified is flushed back first (two messages, one miss); Shared copies
+// elsewhere and blocks nobody else touched cost nothing.
+TEST(SwccDirected, LocalReadFlushesBackOnlyTheBlocksAnotherRankHoldsModified) {
+  for (const bool uncached : {false, true}) {
+    with_block(
+        64,
+        [uncached](auto& d) {
+          constexpr std::size_t kCount = 32;  // 4 blocks of 64 bytes
+          auto a = d.template alloc<std::int64_t>(kCount);
+          std::int64_t last = 0;
+          if (d.rank() == 0) {
+            std::int64_t* mine = d.local(a.on(0));
+            for (std::size_t i = 0; i < kCount; ++i) mine[i] = static_cast<std::int64_t>(i) + 100;
+            // Untouched by others: the home fast path, no message, no miss.
+            const std::int64_t* p = d.local_read(a.on(0) + 3, kCount - 3);
+            EXPECT_EQ(p, d.local(a.on(0)) + 3);
+            EXPECT_EQ(p[0], 103);
+          }
+          EXPECT_EQ(step(d, last), 0);
+          if (d.rank() == 1) {
+            d.write(a.on(0) + 9, std::int64_t{-9});    // block 1: Modified at rank 1
+            EXPECT_EQ(d.read(a.on(0) + 17), 117);      // block 2: Shared at rank 1
+            d.write(a.on(0) + 25, std::int64_t{-25});  // block 3: Modified at rank 1
+          }
+          // Cached: WriteReq and WriteReply, ReadReq and ReadReply, WriteReq and WriteReply;
+          // sc: a request and a reply each.
+          EXPECT_EQ(step(d, last), 6);
+          if (d.rank() == 0) {
+            const std::int64_t misses = d.stats().misses;
+            // Blocks 1 and 2 only: block 3 (rank 1's Modified copy) stays out of the range.
+            const std::int64_t* p = d.local_read(a.on(0), 24);
+            EXPECT_EQ(d.stats().misses - misses, uncached ? 0 : 1);
+            for (std::size_t i = 0; i < 24; ++i)
+              EXPECT_EQ(p[i], i == 9 ? -9 : static_cast<std::int64_t>(i) + 100) << i;
+            // Again: everything is readable here now, nothing is asked for.
+            EXPECT_EQ(d.local_read(a.on(0), 24), p);
+            EXPECT_EQ(d.stats().misses - misses, uncached ? 0 : 1);
+          }
+          // Cached: Flush to rank 1 and FlushData back (messages to self are not counted).
+          EXPECT_EQ(step(d, last), uncached ? 0 : 2);
+          if (d.rank() == 1 && !uncached) {
+            EXPECT_EQ(d.read(a.on(0) + 25), -25);  // still Modified here: a hit
+            EXPECT_EQ(d.read(a.on(0) + 9), -9);    // Shared after the flush: a hit
+          }
+          EXPECT_EQ(step(d, last), 0);
+        },
+        uncached);
+  }
+}
+
 // SwccDirectedThreeRanks needs a third rank: its tests run at np 3 and 4 only (NEEDS_3 in
 // tests/swcc/CMakeLists.txt filters them out at np 2).
 TEST(SwccDirectedThreeRanks, WriteToSharedBlockInvalidatesOtherSharersBeforeTheReply) {

@@ -1,8 +1,11 @@
 // EM3D on the swcc DSM (swcc-N and swcc-sc): the node values live in global memory, two spread
 // arrays (E and H, `nodes` values on every rank); each rank updates its own nodes, reading its
 // neighbours' values through the DSM (cached in blocks, or one request each in sc mode), with a
-// DSM barrier after each half-step. Reads::kBlocking is the Split-C program of the paper;
-// Reads::kSplitPhase fetches the remote values of a half-step with split-phase gets first.
+// DSM barrier after each half-step. Its own nodes' values (the old value of a node it updates and
+// its local sources) it reads through local pointers, as a Split-C program reads its own part of
+// a spread array (Dsm::local_read: valid until the barrier, since no rank writes them before).
+// Reads::kBlocking is the Split-C program of the paper; Reads::kSplitPhase fetches the remote
+// values of a half-step with split-phase gets first.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +27,9 @@ inline std::size_t swcc_segment_bytes(const Params& p) {
 
 /// How the DSM program reads the values of its nodes' sources.
 enum class Reads {
-  /// A blocking DSM read per edge, when the update needs it (the paper's program): a remote
-  /// value costs a round trip in sc mode, a miss per block when cached, repeats being hits.
+  /// A blocking DSM read per remote edge, when the update needs it (the paper's program): a
+  /// remote value costs a round trip in sc mode, a miss per block when cached, repeats being
+  /// hits. Local sources are read through a local pointer (Dsm::local_read).
   kBlocking,
   /// Before each half-step, one split-phase get per distinct remote source into a private
   /// array, then one sync (Split-C's `:=` and sync()): the requests go out without waiting for
@@ -126,15 +130,20 @@ class SwccKernel {
       }
       d_.engine().flush();
       d_.sync();
-      const ::swcc::global_ptr<std::uint64_t> local = from.on(me_);
+      const std::uint64_t* old = d_.local_read(mine, p_.nodes);
+      const std::uint64_t* local = d_.local_read(from.on(me_), p_.nodes);
       for (std::size_t i = 0; i < p_.nodes; ++i)
-        next_[i] = update(d_.read(mine + i), &g.edges[i * degree], degree, [&](const Edge& e) {
-          return e.owner == kGhost ? g.values[e.index] : d_.read(local + e.index);
+        next_[i] = update(old[i], &g.edges[i * degree], degree, [&](const Edge& e) {
+          return e.owner == kGhost ? g.values[e.index] : local[e.index];
         });
     } else {
+      const std::uint64_t* old = d_.local_read(mine, p_.nodes);
+      const std::uint64_t* local = d_.local_read(from.on(me_), p_.nodes);
+      const auto me = static_cast<std::uint32_t>(me_);
       for (std::size_t i = 0; i < p_.nodes; ++i)
-        next_[i] = update(d_.read(mine + i), &side.edges[i * degree], degree,
-                          [&](const Edge& e) { return d_.read(from.on(e.owner) + e.index); });
+        next_[i] = update(old[i], &side.edges[i * degree], degree, [&](const Edge& e) {
+          return e.owner == me ? local[e.index] : d_.read(from.on(e.owner) + e.index);
+        });
     }
     d_.put(mine, next_.data(), p_.nodes);
     d_.barrier();

@@ -87,12 +87,11 @@ std::string each_reporter(std::vector<std::unique_ptr<Reporter>>& reporters,
   return first;
 }
 
-// Default iterations shrink when the run is oversubscribed: every operation then waits for the
-// scheduler, and the full count would take minutes without telling anything more.
-MeasureOptions options_for(const Config& c, const Point& p, bool oversubscribed) {
+// Default iterations shrink when the run is oversubscribed (starting_iterations); they stay
+// chosen by size, so the time budgets of measure_point still bound a repetition.
+MeasureOptions options_for(const Config& c, bool oversubscribed) {
   MeasureOptions o = c.measure;
-  if (o.iterations == 0 && oversubscribed)
-    o.iterations = std::max(5, iterations_for(p.bytes) / 100);
+  o.oversubscribed = oversubscribed;
   return o;
 }
 
@@ -234,10 +233,10 @@ int run_in_world(World& world, Config& config,
   // Rank 0 alone shows progress; the estimate of what remains weighs each point by its cost.
   std::vector<double> costs;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const MeasureOptions o = options_for(config, points[i], placements[i].oversubscribed);
+    const MeasureOptions o = options_for(config, placements[i].oversubscribed);
     costs.push_back(expected_cost_us(
         points[i].bytes * static_cast<std::size_t>(points[i].window),  // a window: W messages
-        o.iterations > 0 ? o.iterations : iterations_for(points[i].bytes), o.repetitions));
+        starting_iterations(o, points[i].bytes), o.repetitions));
   }
   Progress progress(world.is_root() ? config.progress : "never", costs, points.size());
   // A failure on any rank (measuring on every rank, writing on rank 0) ends the run on every
@@ -262,7 +261,7 @@ int run_in_world(World& world, Config& config,
     PointResult result;
     std::string error;
     try {
-      MeasureOptions options = options_for(config, p, over);
+      MeasureOptions options = options_for(config, over);
       if (i != config.inject_point) options.inject_throw = Phase::kNone;
       result = measure_point(backend, args, options, pinning, placement);
       for (int node : placement.node)

@@ -366,6 +366,13 @@ int iterations_for(std::size_t bytes) {
   return static_cast<int>(std::clamp<std::size_t>(n, 20, 10000));
 }
 
+int starting_iterations(const MeasureOptions& options, std::size_t bytes) {
+  if (options.iterations > 0) return options.iterations;
+  // Oversubscribed, every operation waits for the scheduler: the full count would take minutes
+  // without telling anything more.
+  return options.oversubscribed ? std::max(5, iterations_for(bytes) / 100) : iterations_for(bytes);
+}
+
 int warmup_for(int iterations) { return std::max(2, iterations / 10); }
 
 PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
@@ -378,7 +385,7 @@ PointResult measure_point(Backend& backend, const Args& args, const MeasureOptio
   PointResult out;
   out.backend = backend.label();
   out.args = args;
-  out.iterations = opt.iterations > 0 ? opt.iterations : iterations_for(args.bytes);
+  out.iterations = starting_iterations(opt, args.bytes);
   out.warmup = opt.warmup >= 0 ? opt.warmup : warmup_for(out.iterations);
   out.repetitions = opt.repetitions;
   out.nodes = placement.nodes;

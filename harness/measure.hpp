@@ -56,6 +56,10 @@ struct MeasureOptions {
   Phase inject_throw = Phase::kNone;  ///< hidden: the last participant throws in this phase
   Sync sync = Sync::kNone;            ///< --sync
   bool percentiles = false;           ///< --percentiles: time each call alone also with Sync::kNone
+  /// The point has more participants than cores on a node: iterations chosen by size start from
+  /// iterations_for / 100 (at least 5), and the time budgets still lower them. Given counts
+  /// (iterations > 0) are honoured as they are.
+  bool oversubscribed = false;
 };
 
 /// Whether each call is timed alone, so that a point has per-call percentiles: always with
@@ -66,6 +70,10 @@ bool samples_calls(const MeasureOptions& options);
 /// lowers it further, to at least 1, so that one repetition takes about 0.1 s, judged from the
 /// slowest participant's warm-up (and the warm-up to about 0.1 s, judged from the first operation).
 int iterations_for(std::size_t bytes);
+/// The iteration count a point of `bytes` starts from: the given one, else iterations_for(bytes),
+/// divided by 100 (at least 5) when options.oversubscribed. Only a count chosen here by size is
+/// lowered by the time budgets.
+int starting_iterations(const MeasureOptions& options, std::size_t bytes);
 /// Default warm-up count for `iterations` timed iterations.
 int warmup_for(int iterations);
 

@@ -52,11 +52,17 @@ struct Recorder {
 
 class LoneComm final : public Comm {
  public:
+  explicit LoneComm(double agreed_us = 0.0) : agreed_us_(agreed_us) {}
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void barrier() override {}
-  void allreduce(double* values, int n, Reduce) override { std::fill(values, values + n, 0.0); }
+  void allreduce(double* values, int n, Reduce) override {
+    std::fill(values, values + n, agreed_us_);
+  }
   void allreduce(std::int64_t*, int, Reduce) override {}
+
+ private:
+  double agreed_us_;
 };
 
 class CopyOp final : public OpInstance {
@@ -75,6 +81,9 @@ class CopyOp final : public OpInstance {
 
 class LoneBackend final : public Backend {
  public:
+  LoneBackend() = default;
+  /// Every time the participants agree on (each call's time in the warm-up) is `agreed_us`.
+  explicit LoneBackend(double agreed_us) : agreed_us_(agreed_us) {}
   std::shared_ptr<Recorder> rec = std::make_shared<Recorder>();
   std::string label() const override { return "lone"; }
   Participants participants() const override { return Participants::kThreads; }
@@ -87,9 +96,12 @@ class LoneBackend final : public Backend {
   int max_participants() const override { return 1; }
   void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
     ASSERT_EQ(group.size(), 1);
-    LoneComm comm;
+    LoneComm comm(agreed_us_);
     body(comm);
   }
+
+ private:
+  double agreed_us_ = 0.0;
 };
 
 Args lone_reduce(std::size_t bytes) {
@@ -126,6 +138,59 @@ TEST(MeasureOptions, DefaultsChooseCountsBySizeFiveRepetitionsSeedOneNoFault) {
     EXPECT_NE(be.rec->first_sent.front(), 2529590368) << "timed data must differ from checked";
     EXPECT_EQ(r.wrong, 0) << "a fault was injected by default";
   }
+}
+
+// Oversubscribed (issue 10): the counts chosen by size start from a hundredth (at least 5) and
+// stay chosen by size, so the 0.1 s budgets still lower them. Before, the driver passed the
+// hundredth as a given count: 100 calls a repetition whatever a call took (an np 4 EM3D or
+// matmul point on 2 cores: 100 x 0.2-1.4 s per repetition, minutes a point).
+TEST(MeasureOptions, OversubscribedStartsFromAHundredthAndKeepsTheTimeBudgets) {
+  const Pinning pinning(BindPolicy::kNone);
+  MeasureOptions o;
+  o.oversubscribed = true;
+  EXPECT_EQ(starting_iterations(o, 8), 100);
+  EXPECT_EQ(starting_iterations(o, 0), 100);       // an application's point
+  EXPECT_EQ(starting_iterations(o, 1u << 20), 5);  // 64 / 100, raised to 5
+  EXPECT_EQ(starting_iterations(MeasureOptions{}, 8), 10000);
+  o.iterations = 3;
+  EXPECT_EQ(starting_iterations(o, 8), 3) << "a given count is never changed";
+  o.iterations = 0;
+  {  // calls of no time: the hundredth is what runs
+    LoneBackend be;
+    const PointResult r = measure_point(be, lone_reduce(8), o, pinning);
+    EXPECT_EQ(r.iterations, 100);
+    EXPECT_EQ(r.warmup, 10);
+    EXPECT_EQ(be.rec->runs, 10 + 5 * 100 + kValidationOps);
+  }
+  {  // 40 ms a call: the warm-up budget keeps 2 of 10, the repetition budget 2 of 100
+    LoneBackend be(40e3);
+    const PointResult r = measure_point(be, lone_reduce(8), o, pinning);
+    EXPECT_EQ(r.iterations, 2);
+    EXPECT_EQ(r.warmup, 2);
+    EXPECT_EQ(be.rec->runs, 2 + 5 * 2 + kValidationOps);
+  }
+  {  // 300 ms a call (swcc-8 matmul at np 4 on 2 cores): one call a repetition, one warm-up
+    LoneBackend be(300e3);
+    const PointResult r = measure_point(be, lone_reduce(8), o, pinning);
+    EXPECT_EQ(r.iterations, 1);
+    EXPECT_EQ(r.warmup, 1);
+    EXPECT_EQ(be.rec->runs, 1 + 5 * 1 + kValidationOps);
+  }
+}
+
+// Given counts are what runs, however long a call takes.
+TEST(MeasureOptions, GivenCountsAreNotLoweredByTheTimeBudgets) {
+  const Pinning pinning(BindPolicy::kNone);
+  MeasureOptions o;
+  o.iterations = 7;
+  o.warmup = 3;
+  o.repetitions = 2;
+  o.oversubscribed = true;
+  LoneBackend be(300e3);
+  const PointResult r = measure_point(be, lone_reduce(8), o, pinning);
+  EXPECT_EQ(r.iterations, 7);
+  EXPECT_EQ(r.warmup, 3);
+  EXPECT_EQ(be.rec->runs, 3 + 2 * 7 + kValidationOps);
 }
 
 TEST(MeasureOptions, GivenCountsSeedAndFaultAreHonouredExactly) {

@@ -182,10 +182,13 @@ void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload
     const auto* p = static_cast<const std::uint8_t*>(payload);
     MsgHeader& r = range_.h;
     if (range_.active && range_.to == to && r.type == type && r.block + r.count == block &&
-        r.count < 0xffff && (len == 0) == (r.len == 0) &&
-        (len == 0 || (range_.payload + r.len == p && r.len + len <= kMaxRangeBytes))) {
+        (len == 0) == (r.len == 0) && (len == 0 || range_.payload + r.len == p)) {
       ++r.count;
       r.len += len;
+      if (r.count >= kMaxRangeBlocks || r.len + len > kMaxRangeBytes) {
+        emit_range();
+        transport_.flush();
+      }
       return;
     }
     emit_range();

@@ -241,8 +241,11 @@ class Engine {
     MsgHeader h;
     const std::uint8_t* payload = nullptr;
   };
-  /// A range message's payload at most (a bulk transfer of more goes in several).
-  static constexpr std::uint32_t kMaxRangeBytes = 1 << 20;
+  /// A range message's payload and blocks at most. A full range leaves at once (flushed), so
+  /// that the receiver works on it while the sender serves the rest of a long run: one reply
+  /// of a whole 800K get left the reader idle until the home had served every block.
+  static constexpr std::uint32_t kMaxRangeBytes = 128 * 1024;
+  static constexpr std::uint16_t kMaxRangeBlocks = 1024;
   PendingRange range_;
   int coalescing_ = 0;
   void check_watchdog(double now, double waited);

@@ -62,6 +62,22 @@ Engine::Engine(MPI_Comm comm, const Config& config)
   if (p == MAP_FAILED)
     throw Error(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
   segment_ = static_cast<std::uint8_t*>(p);
+  if (cached() && !config_.fault.enabled)
+    transport_.set_large_destination([this](const MsgHeader& h) { return large_destination(h); });
+}
+
+std::uint8_t* Engine::large_destination(const MsgHeader& h) {
+  if (h.type != MsgType::kReadReply || h.src == rank_ || h.len != h.count * block_bytes_)
+    return nullptr;
+  DirRow& row = dir_.row(h.src);
+  std::uint8_t* first = nullptr;
+  for (std::uint32_t i = 0; i < h.count; ++i) {
+    const Entry* e = row.find(h.block + i);
+    if (!e || e->state != State::kInvalid) return nullptr;
+    if (i == 0) first = e->data;
+    if (e->data != first + std::size_t{i} * block_bytes_) return nullptr;
+  }
+  return first;
 }
 
 Engine::~Engine() {
@@ -570,7 +586,7 @@ void Engine::on_cache(const MsgHeader& h, const std::uint8_t* payload) {
   const bool locked = write_lock_ == key(home, blk);
   const CacheOutcome out = cache_transition(rank_, home, e.state, h.type, locked);
   if (h.type == MsgType::kNack) ++stats_.nacks;
-  if (out.install_data) std::memcpy(e.data, payload, block_bytes_);
+  if (out.install_data && e.data != payload) std::memcpy(e.data, payload, block_bytes_);
   e.state = out.next;
   if (out.invalidated) ++stats_.invalidations;
   for (const Send& s : out.sends) {

@@ -232,6 +232,10 @@ class Engine {
   /// (and its payload, if any, follows the pending one in memory); anything else emits the
   /// pending message first, so every rank receives its messages in the order sent.
   static bool coalescable(MsgType t);
+  /// Transport::set_large_destination: a range ReadReply whose blocks are all Invalid here
+  /// with contiguous cached data is received in place (their data is dead until the reply
+  /// installs it), so installing it copies nothing; else null.
+  std::uint8_t* large_destination(const MsgHeader& h);
   void emit_range();
   /// Delivers a range message as its per-block messages, in order.
   void deliver_range(const MsgHeader& h, const std::uint8_t* payload);

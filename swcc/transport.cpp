@@ -244,15 +244,18 @@ bool Transport::from_network(View& v) {
     std::memcpy(&v.header, p.bytes.get() + cursor_, sizeof(MsgHeader));
     cursor_ += sizeof(MsgHeader);
     if (sizeof(MsgHeader) + v.header.len > packet_bytes_) {  // send_large(): its own message
-      if (large_.size() < v.header.len) large_.resize(v.header.len);
+      std::uint8_t* into = large_dest_ ? large_dest_(v.header) : nullptr;
+      if (!into) {
+        if (large_.size() < v.header.len) large_.resize(v.header.len);
+        into = large_.data();
+      }
       MPI_Status st;
-      MPI_Recv(large_.data(), static_cast<int>(v.header.len), MPI_BYTE, p.src, kLargeTag, comm_,
-               &st);
+      MPI_Recv(into, static_cast<int>(v.header.len), MPI_BYTE, p.src, kLargeTag, comm_, &st);
       int got = 0;
       MPI_Get_count(&st, MPI_BYTE, &got);
       if (got != static_cast<int>(v.header.len))
         throw ProtocolError("swcc transport: large payload of the wrong length");
-      v.payload = large_.data();
+      v.payload = into;
       return true;
     }
     if (p.len - cursor_ < v.header.len)

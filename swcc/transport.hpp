@@ -111,6 +111,13 @@ class Transport {
   /// Messages to self are copied as by send(). The receiver takes the payload when it reaches
   /// the header (a blocking receive of a message already sent).
   void send_large(int dest, const MsgHeader& h, const void* payload);
+  /// Where a large payload (see send_large()) may be received in place: called with its header
+  /// before the payload is received; a non-null result must have room for header.len bytes and
+  /// becomes the payload pointer of the delivered message. Unset or null: the transport's own
+  /// buffer. The engine receives a range ReadReply straight into the cache's data.
+  void set_large_destination(std::function<std::uint8_t*(const MsgHeader&)> f) {
+    large_dest_ = std::move(f);
+  }
   /// Waits up to `seconds` for the sends of send_large() to complete, receiving meanwhile;
   /// true when none is left. The engine calls it before it unmaps the memory they read.
   bool wait_large(double seconds);
@@ -210,6 +217,7 @@ class Transport {
   std::vector<int> done_;                 ///< Testsome output, kept to avoid reallocating
   std::size_t large_in_flight_ = 0;       ///< sends of send_large() among them (slot -1)
   std::vector<std::uint8_t> large_;       ///< the large payload being delivered
+  std::function<std::uint8_t*(const MsgHeader&)> large_dest_;
   std::deque<Incoming> self_;
   FaultConfig fault_;
   std::mt19937_64 rng_;

@@ -42,7 +42,8 @@ double load_factor() {
 Engine::Engine(MPI_Comm comm, const Config& config)
     : config_(config),
       transport_(comm,
-                 std::max<std::size_t>(config.block_bytes, config.uncached ? kScBulkBytes : 64),
+                 std::max({config.block_bytes, config.uncached ? kScBulkBytes : 64,
+                           Transport::kPacketBytes - sizeof(MsgHeader)}),
                  config.fault, config.on_wait),
       rank_(transport_.rank()),
       size_(transport_.size()),
@@ -61,6 +62,22 @@ Engine::Engine(MPI_Comm comm, const Config& config)
   if (p == MAP_FAILED)
     throw Error(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
   segment_ = static_cast<std::uint8_t*>(p);
+  if (cached() && !config_.fault.enabled)
+    transport_.set_large_destination([this](const MsgHeader& h) { return large_destination(h); });
+}
+
+std::uint8_t* Engine::large_destination(const MsgHeader& h) {
+  if (h.type != MsgType::kReadReply || h.src == rank_ || h.len != h.count * block_bytes_)
+    return nullptr;
+  DirRow& row = dir_.row(h.src);
+  std::uint8_t* first = nullptr;
+  for (std::uint32_t i = 0; i < h.count; ++i) {
+    const Entry* e = row.find(h.block + i);
+    if (!e || e->state != State::kInvalid) return nullptr;
+    if (i == 0) first = e->data;
+    if (e->data != first + std::size_t{i} * block_bytes_) return nullptr;
+  }
+  return first;
 }
 
 Engine::~Engine() {
@@ -70,7 +87,9 @@ Engine::~Engine() {
     } catch (...) {
     }
   }
-  munmap(segment_, config_.segment_bytes);
+  // A large send reads the segment in place: unmap it only once MPI is done with it (after a
+  // failure a peer may never take it; the segment is then leaked rather than pulled away).
+  if (transport_.wait_large(1.0)) munmap(segment_, config_.segment_bytes);
 }
 
 Stats Engine::stats() const {
@@ -153,8 +172,53 @@ bool Engine::try_write(int home, std::uint64_t off, const void* src, std::size_t
 
 // ---- requests ----
 
+bool Engine::coalescable(MsgType t) {
+  switch (t) {
+    case MsgType::kReadReq:
+    case MsgType::kWriteReq:
+    case MsgType::kReadReply:
+    case MsgType::kWriteReply:
+    case MsgType::kInval:
+    case MsgType::kInvalAck:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void Engine::emit_range() {
+  if (!range_.active) return;
+  range_.active = false;
+  transport_.send_large(range_.to, range_.h, range_.payload);
+}
+
 void Engine::send(int to, MsgType type, std::uint64_t block, const void* payload, std::uint32_t len,
                   std::uint64_t tag, std::uint32_t offset, MsgType nacked) {
+  if (coalescing_ > 0 && coalescable(type) && tag == 0 && offset == 0) {
+    const auto* p = static_cast<const std::uint8_t*>(payload);
+    MsgHeader& r = range_.h;
+    if (range_.active && range_.to == to && r.type == type && r.block + r.count == block &&
+        (len == 0) == (r.len == 0) && (len == 0 || range_.payload + r.len == p)) {
+      ++r.count;
+      r.len += len;
+      if (r.count >= kMaxRangeBlocks || r.len + len > kMaxRangeBytes) {
+        emit_range();
+        transport_.flush();
+      }
+      return;
+    }
+    emit_range();
+    range_.active = true;
+    range_.to = to;
+    range_.payload = p;
+    r = MsgHeader{};
+    r.type = type;
+    r.src = rank_;
+    r.block = block;
+    r.len = len;
+    return;
+  }
+  emit_range();
   MsgHeader h;
   h.type = type;
   h.nacked = nacked;
@@ -328,15 +392,19 @@ void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_
 
 void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
   if (!cached()) return sc_request(home, off, dst, nullptr, len, nullptr);
+  ++coalescing_;  // the requests of a bulk get: one range message per run of blocks at one home
   enqueue(home, off, Access{false, false, off, static_cast<std::uint32_t>(len), dst, {}, nullptr});
+  --coalescing_;
 }
 
 void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
   if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
   const auto* p = static_cast<const std::uint8_t*>(src);
+  ++coalescing_;
   enqueue(
       home, off,
       Access{true, false, off, static_cast<std::uint32_t>(len), nullptr, {p, p + len}, nullptr});
+  --coalescing_;
 }
 
 void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len) {
@@ -364,8 +432,28 @@ void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len
 
 // ---- handlers ----
 
+void Engine::deliver_range(const MsgHeader& h, const std::uint8_t* payload) {
+  const std::uint32_t each = h.len / h.count;
+  if (each * h.count != h.len || !coalescable(h.type))
+    throw ProtocolError(fmt::format("swcc rank {}: malformed range message {} x{} of {} bytes",
+                                    rank_, msg_name(h.type), h.count, h.len));
+  // Exactly the per-block messages, delivered one after the other; what their handlers send
+  // coalesces in turn (the replies to a range request leave as a range reply).
+  ++coalescing_;
+  MsgHeader one = h;
+  one.count = 1;
+  one.len = each;
+  for (std::uint32_t i = 0; i < h.count; ++i) {
+    one.block = h.block + i;
+    deliver(one, each ? payload + std::size_t{i} * each : nullptr);
+  }
+  --coalescing_;
+  if (coalescing_ == 0) emit_range();
+}
+
 void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
   forget_hits();  // the handlers below may change any entry
+  if (h.count != 1) return deliver_range(h, payload);
   switch (h.type) {
     case MsgType::kReadReq:
     case MsgType::kWriteReq:
@@ -498,7 +586,7 @@ void Engine::on_cache(const MsgHeader& h, const std::uint8_t* payload) {
   const bool locked = write_lock_ == key(home, blk);
   const CacheOutcome out = cache_transition(rank_, home, e.state, h.type, locked);
   if (h.type == MsgType::kNack) ++stats_.nacks;
-  if (out.install_data) std::memcpy(e.data, payload, block_bytes_);
+  if (out.install_data && e.data != payload) std::memcpy(e.data, payload, block_bytes_);
   e.state = out.next;
   if (out.invalidated) ++stats_.invalidations;
   for (const Send& s : out.sends) {
@@ -566,6 +654,7 @@ void Engine::on_lock(const MsgHeader& h) {
 
 void Engine::poll() {
   ++polls_;
+  emit_range();
   delivered_ =
       transport_.poll([this](const MsgHeader& h, const std::uint8_t* p) { deliver(h, p); });
   if (!deferred_.empty()) {

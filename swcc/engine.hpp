@@ -147,7 +147,10 @@ class Engine {
   /// Hands the messages sent so far to the network (the transport may hold them to carry
   /// several in one MPI message). Every call that waits polls, and polling flushes; a call that
   /// sends and returns without waiting (the Dsm's get, put, store; unlock) flushes at its end.
-  void flush() { transport_.flush(); }
+  void flush() {
+    emit_range();
+    transport_.flush();
+  }
   /// Polls until pred() holds: spin, then sched_yield; throws on a watchdog timeout.
   void wait_until(const std::function<bool()>& pred);
 
@@ -223,6 +226,32 @@ class Engine {
   void send(int to, MsgType type, std::uint64_t block, const void* payload = nullptr,
             std::uint32_t len = 0, std::uint64_t tag = 0, std::uint32_t offset = 0,
             MsgType nacked = MsgType::kReadReq);
+  /// Range messages (swcc/README.md): while coalescing_ > 0 (a bulk get or put issuing its
+  /// requests, the delivery of a range message), a send of a coalescable type with no tag joins
+  /// the pending range message when it is the same type to the same rank for the next block
+  /// (and its payload, if any, follows the pending one in memory); anything else emits the
+  /// pending message first, so every rank receives its messages in the order sent.
+  static bool coalescable(MsgType t);
+  /// Transport::set_large_destination: a range ReadReply whose blocks are all Invalid here
+  /// with contiguous cached data is received in place (their data is dead until the reply
+  /// installs it), so installing it copies nothing; else null.
+  std::uint8_t* large_destination(const MsgHeader& h);
+  void emit_range();
+  /// Delivers a range message as its per-block messages, in order.
+  void deliver_range(const MsgHeader& h, const std::uint8_t* payload);
+  struct PendingRange {
+    bool active = false;
+    int to = -1;
+    MsgHeader h;
+    const std::uint8_t* payload = nullptr;
+  };
+  /// A range message's payload and blocks at most. A full range leaves at once (flushed), so
+  /// that the receiver works on it while the sender serves the rest of a long run: one reply
+  /// of a whole 800K get left the reader idle until the home had served every block.
+  static constexpr std::uint32_t kMaxRangeBytes = 128 * 1024;
+  static constexpr std::uint16_t kMaxRangeBlocks = 1024;
+  PendingRange range_;
+  int coalescing_ = 0;
   void check_watchdog(double now, double waited);
   double next_watchdog_scan_ = 0;  ///< MPI_Wtime of the next scan of outstanding requests
   double watchdog_load_ = 1;       ///< load_factor() at the last scan

@@ -42,7 +42,10 @@
 // Messages: the transport packs the messages of a burst to one rank into one MPI message (a
 // bulk get of many blocks sends its requests, and the home its replies, in packets of up to
 // 32 KiB); every wait polls, and every call that sends without waiting flushes, so nothing sits
-// in a buffer while its sender waits. Stats::messages counts protocol messages, not packets.
+// in a buffer while its sender waits. A bulk get or put's messages for a run of blocks at one
+// home travel as range messages (one request, one reply with the blocks' data, one invalidation
+// and one ack per sharer; swcc/README.md "Range messages"), and a reply larger than a packet
+// as its own MPI message. Stats::messages counts protocol messages (a range once), not packets.
 //
 // Failures: Config::on_wait is called by every wait and may throw to abandon it (comops's
 // SwccComm uses it so that one participant's failure ends the others' waits at once); the

@@ -60,7 +60,8 @@ Transport::~Transport() {
     // Never taken (failure path only): MPI may still read the buffer, so it is freed to MPI
     // and its buffer deliberately leaked instead of waiting forever.
     MPI_Request_free(&active_reqs_[i]);
-    new std::vector<std::uint8_t>(std::move(send_bufs_[active_slots_[i]]));
+    if (active_slots_[i] >= 0)
+      new std::vector<std::uint8_t>(std::move(send_bufs_[active_slots_[i]]));
   }
   if (!abandoned_) MPI_Comm_free(&comm_);
 }
@@ -108,6 +109,44 @@ void Transport::send(int dest, const MsgHeader& h, const void* payload) {
   bytes_sent_ += static_cast<std::int64_t>(bytes);
 }
 
+void Transport::send_large(int dest, const MsgHeader& h, const void* payload) {
+  if (dest == rank_ || sizeof h + h.len <= packet_bytes_) return send(dest, h, payload);
+  // The payload's send is posted before its header can leave (the header waits in the outgoing
+  // buffer), so the receiver's blocking receive always finds it posted.
+  wait_for_send_slot();
+  active_slots_.push_back(-1);
+  active_reqs_.push_back(MPI_REQUEST_NULL);
+  MPI_Isend(payload, static_cast<int>(h.len), MPI_BYTE, dest, kLargeTag, comm_,
+            &active_reqs_.back());
+  ++large_in_flight_;
+  ++packets_sent_;
+  MsgHeader only = h;
+  std::vector<std::uint8_t>* out = &out_[static_cast<std::size_t>(dest)];
+  if (out->empty()) {
+    dirty_.push_back(dest);
+  } else if (out->size() + sizeof h > packet_bytes_) {
+    ship(dest);
+    out = &out_[static_cast<std::size_t>(dest)];
+  }
+  if (out->capacity() < packet_bytes_) out->reserve(packet_bytes_);
+  const std::size_t at = out->size();
+  out->resize(at + sizeof only);
+  std::memcpy(out->data() + at, &only, sizeof only);
+  ++messages_sent_;
+  bytes_sent_ += static_cast<std::int64_t>(sizeof h + h.len);
+}
+
+bool Transport::wait_large(double seconds) {
+  const double deadline = MPI_Wtime() + seconds;
+  for (;;) {
+    reap_sends();
+    if (large_in_flight_ == 0) return true;
+    if (MPI_Wtime() > deadline) return false;
+    while (receive_packet()) {
+    }
+  }
+}
+
 void Transport::flush() {
   for (int dest : dirty_) ship(dest);
   dirty_.clear();
@@ -144,7 +183,10 @@ void Transport::reap_sends() {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < active_reqs_.size(); ++i) {
     if (active_reqs_[i] == MPI_REQUEST_NULL) {
-      send_free_.push_back(active_slots_[i]);
+      if (active_slots_[i] < 0)
+        --large_in_flight_;
+      else
+        send_free_.push_back(active_slots_[i]);
       continue;
     }
     active_reqs_[kept] = active_reqs_[i];
@@ -174,7 +216,7 @@ bool Transport::receive_packet() {
   recv_order_.pop_front();
   int count = 0;
   MPI_Get_count(&st, MPI_BYTE, &count);
-  packets_.push_back({std::move(recv_bufs_[i]), static_cast<std::size_t>(count)});
+  packets_.push_back({std::move(recv_bufs_[i]), static_cast<std::size_t>(count), st.MPI_SOURCE});
   recv_bufs_[i] = packet_buffer();
   post(i);
   return true;
@@ -201,6 +243,21 @@ bool Transport::from_network(View& v) {
       throw ProtocolError("swcc transport: truncated message header in a packet");
     std::memcpy(&v.header, p.bytes.get() + cursor_, sizeof(MsgHeader));
     cursor_ += sizeof(MsgHeader);
+    if (sizeof(MsgHeader) + v.header.len > packet_bytes_) {  // send_large(): its own message
+      std::uint8_t* into = large_dest_ ? large_dest_(v.header) : nullptr;
+      if (!into) {
+        if (large_.size() < v.header.len) large_.resize(v.header.len);
+        into = large_.data();
+      }
+      MPI_Status st;
+      MPI_Recv(into, static_cast<int>(v.header.len), MPI_BYTE, p.src, kLargeTag, comm_, &st);
+      int got = 0;
+      MPI_Get_count(&st, MPI_BYTE, &got);
+      if (got != static_cast<int>(v.header.len))
+        throw ProtocolError("swcc transport: large payload of the wrong length");
+      v.payload = into;
+      return true;
+    }
     if (p.len - cursor_ < v.header.len)
       throw ProtocolError("swcc transport: truncated message payload in a packet");
     v.payload = p.bytes.get() + cursor_;

@@ -22,7 +22,10 @@ namespace swcc {
 struct MsgHeader {
   MsgType type = MsgType::kReadReq;
   MsgType nacked = MsgType::kReadReq;  ///< kNack/kRemoteNack: the refused message
-  std::uint16_t pad = 0;
+  /// Blocks this message stands for (a range message, see swcc/README.md "Range messages"): the
+  /// same message for blocks block, block+1, ..., block+count-1, each with len/count bytes of
+  /// the payload, in order.
+  std::uint16_t count = 1;
   std::int32_t src = -1;     ///< sender rank
   std::uint64_t block = 0;   ///< block number in the home's segment (sc: byte offset)
   std::uint32_t offset = 0;  ///< byte offset inside the block (store, sc)
@@ -52,6 +55,9 @@ struct FaultConfig {
 /// messages from one sender arrive in the order sent (fault injection aside).
 class Transport {
  public:
+  /// The MPI tag of send_large()'s payloads (packets use tag 0); per sender they are received
+  /// in the order of their headers, which MPI's non-overtaking rule keeps.
+  static constexpr int kLargeTag = 1;
   /// Packet limit: 32 KiB. A packet carries ~800 replies of 8-byte blocks (40 B each) or
   /// ~1000 requests (32 B), so MPI's per-message cost (~1 us here) is paid once per hundreds of
   /// protocol messages instead of once each; beyond that the handlers dominate, and 16, 32 and
@@ -96,6 +102,25 @@ class Transport {
   /// Sends without blocking (to self: queued locally). Payload copied. To another rank the
   /// message is buffered; it leaves at the latest at the next flush() or poll().
   void send(int dest, const MsgHeader& h, const void* payload);
+  /// Like send(), for a payload too large for a packet (len > packet_bytes() - 32; smaller ones
+  /// go through send()): the header travels in the packet stream, the payload leaves as its own
+  /// MPI message straight from `payload`, not copied (MPI's single copy, where a packet costs a
+  /// copy in and out and MPI streams 32 KiB messages at a third of the speed of one large one).
+  /// The caller must leave the payload unchanged until the receiver has taken the message (the
+  /// engine sends only home memory that nobody may write before the receiver answers).
+  /// Messages to self are copied as by send(). The receiver takes the payload when it reaches
+  /// the header (a blocking receive of a message already sent).
+  void send_large(int dest, const MsgHeader& h, const void* payload);
+  /// Where a large payload (see send_large()) may be received in place: called with its header
+  /// before the payload is received; a non-null result must have room for header.len bytes and
+  /// becomes the payload pointer of the delivered message. Unset or null: the transport's own
+  /// buffer. The engine receives a range ReadReply straight into the cache's data.
+  void set_large_destination(std::function<std::uint8_t*(const MsgHeader&)> f) {
+    large_dest_ = std::move(f);
+  }
+  /// Waits up to `seconds` for the sends of send_large() to complete, receiving meanwhile;
+  /// true when none is left. The engine calls it before it unmaps the memory they read.
+  bool wait_large(double seconds);
   /// Hands every message sent so far to MPI (one packet per destination with messages
   /// pending). The engine calls it at the end of each call that sends and returns without
   /// waiting (get, put, store, unlock); poll() does it too.
@@ -143,6 +168,7 @@ class Transport {
   struct Packet {
     std::unique_ptr<std::uint8_t[]> bytes;
     std::size_t len = 0;
+    int src = -1;  ///< the sending rank (a large payload is received from it)
   };
   static constexpr int kRecvs = 16;
   static constexpr int kMaxPerPoll = 64;
@@ -189,6 +215,9 @@ class Transport {
   std::vector<int> active_slots_;         ///< slots whose send is in flight
   std::vector<MPI_Request> active_reqs_;  ///< their requests, same order
   std::vector<int> done_;                 ///< Testsome output, kept to avoid reallocating
+  std::size_t large_in_flight_ = 0;       ///< sends of send_large() among them (slot -1)
+  std::vector<std::uint8_t> large_;       ///< the large payload being delivered
+  std::function<std::uint8_t*(const MsgHeader&)> large_dest_;
   std::deque<Incoming> self_;
   FaultConfig fault_;
   std::mt19937_64 rng_;

@@ -45,6 +45,16 @@
 --   rule "ApplyLockedWrite"           <-> Engine::write_miss() at a cache after the grant: the
 --                                         loop's try_write() writes the value (or enqueues
 --                                         again); the write-lock flag (write_lock_) drops
+-- Range messages (swcc/README.md, "Range messages"; Engine::send/deliver_range): one MPI-level
+-- message that stands for the same message type for blocks k..k+n-1 at one home, delivered as
+-- those per-block messages one after the other, in order. The model's blocks are independent,
+-- so for each block a range message is one ordinary message of this model that the unordered
+-- network delivers at the moment the range is delivered; coalescing only delays a message's
+-- sending (any delay is a schedule the network already has), and the payload of a range reply
+-- is the home's memory of each block as the per-block reply would carry it (nothing writes the
+-- block between the transition and the send: the requester becomes a sharer or owner first, and
+-- the home writes again only after its InvalAck or FlushData, which follow the data). The model
+-- therefore covers range messages without a change.
 -- Messages the home sends itself travel through the same unordered network: the C++ queues them
 -- in Transport::self_, a FIFO, but fault injection (Transport::next) reorders them.
 -- Values are abstracted to one flag per copy, message and the home's memory: "holds the last

@@ -204,7 +204,7 @@ TEST(SwccDirectedThreeRanks, StoreLeavesTheHomeOwningTheBlock) {
   });
 }
 
-TEST(SwccDirected, SplitPhaseBulkGetAndPutGoBlockByBlock) {
+TEST(SwccDirected, SplitPhaseBulkPutIsOneRangeRequestAndReplyAndFlushesGoBlockByBlock) {
   with_block(64, [](auto& d) {
     auto a = d.template alloc<std::int64_t>(64);
     std::int64_t last = 0;
@@ -213,8 +213,10 @@ TEST(SwccDirected, SplitPhaseBulkGetAndPutGoBlockByBlock) {
     if (d.rank() == 1) {
       d.put(a.on(0) + 4, src, 24);  // 192 bytes from offset 32: blocks 0..3 -> 4 write misses
       d.sync();
+      EXPECT_EQ(d.stats().misses, 4);
     }
-    EXPECT_EQ(step(d, last), 8);
+    // One range WriteReq for blocks 0..3 and one range WriteReply carrying their 256 bytes.
+    EXPECT_EQ(step(d, last), 2);
     if (d.rank() == 1) {
       d.get(dst, a.on(0) + 4, 24);  // all Modified here: hits
       d.sync();
@@ -225,7 +227,93 @@ TEST(SwccDirected, SplitPhaseBulkGetAndPutGoBlockByBlock) {
       d.read_bulk(dst, a.on(0) + 4, 24);
       for (int i = 0; i < 24; ++i) EXPECT_EQ(dst[i], 100 + i);
     }
-    EXPECT_EQ(step(d, last), 8);  // four flushes of rank 1's blocks
+    EXPECT_EQ(step(d, last), 8);  // four flushes of rank 1's blocks: Flush is never a range
+  });
+}
+
+// Range messages (swcc/README.md): the requests of a bulk get or put for a run of blocks at one
+// home leave as one message, the home answers the blocks it can serve at once with one reply
+// carrying their contiguous data, and the invalidations of a run at one sharer are one Inval and
+// one InvalAck. Exact counts and bytes (a header is 32 bytes).
+TEST(SwccDirected, BulkGetOfARunIsOneRangeRequestAndOneRangeReply) {
+  with_block(4096, [](auto& d) {
+    constexpr std::size_t kN = 8 * 4096 / sizeof(std::int64_t);  // 8 blocks
+    auto a = d.template alloc<std::int64_t>(kN);
+    std::int64_t last = 0;
+    if (d.rank() == 0)
+      for (std::size_t i = 0; i < kN; ++i) d.write(a.on(0) + i, static_cast<std::int64_t>(3 * i));
+    EXPECT_EQ(step(d, last), 0);  // the home's fast path
+    std::vector<std::int64_t> v(kN, -1);
+    const Stats s0 = d.stats();
+    if (d.rank() == 1) {
+      d.read_bulk(v.data(), a.on(0), kN);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < kN; ++i) wrong += v[i] != static_cast<std::int64_t>(3 * i);
+      EXPECT_EQ(wrong, 0u);
+    }
+    EXPECT_EQ(step(d, last), 2);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.stats().misses - s0.misses, 8);
+      EXPECT_EQ(d.stats().bytes - s0.bytes, 32);  // one header: the range ReadReq
+    }
+    if (d.rank() == 0) {  // one ReadReply of 8 blocks: header + 32 KiB, its own MPI message
+      EXPECT_EQ(d.stats().messages - s0.messages, 1);
+      EXPECT_EQ(d.stats().bytes - s0.bytes, 32 + 8 * 4096);
+    }
+    // Every block is Shared at rank 1 now: a second get hits, sends nothing.
+    if (d.rank() == 1) d.read_bulk(v.data(), a.on(0), kN);
+    EXPECT_EQ(step(d, last), 0);
+    // The home's bulk put invalidates the run at rank 1 with one Inval and one InvalAck (its own
+    // WriteReq and WriteReply are messages to self, which the counts leave out).
+    std::vector<std::int64_t> w(kN);
+    for (std::size_t i = 0; i < kN; ++i) w[i] = static_cast<std::int64_t>(i) - 5;
+    if (d.rank() == 0) d.write_bulk(a.on(0), w.data(), kN);
+    EXPECT_EQ(step(d, last), 2);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.stats().invalidations, 8);
+      d.read_bulk(v.data(), a.on(0), kN);
+      EXPECT_EQ(v, w);
+    }
+    EXPECT_EQ(step(d, last), 2);
+  });
+}
+
+// A run of blocks at one home, two of them Modified at a third rank: the home serves the blocks
+// it can at once in one range reply per contiguous run (blocks 0..2 and 5..7) and falls back to
+// the per-block protocol for the others (a Flush each, the FlushData, a ReadReply each).
+TEST(SwccDirectedThreeRanks, BulkGetFallsBackBlockByBlockForBlocksModifiedElsewhere) {
+  ASSERT_GE(world_size(), 3) << "needs 3 ranks; NEEDS_3 in tests/swcc/CMakeLists.txt";
+  with_block(4096, [](auto& d) {
+    constexpr std::size_t kPer = 4096 / sizeof(std::int64_t);
+    constexpr std::size_t kN = 8 * kPer;
+    auto a = d.template alloc<std::int64_t>(kN);
+    std::int64_t last = 0;
+    if (d.rank() == 0)
+      for (std::size_t i = 0; i < kN; ++i) d.write(a.on(0) + i, static_cast<std::int64_t>(i));
+    EXPECT_EQ(step(d, last), 0);  // the home's fast path, before rank 2 takes two blocks
+    if (d.rank() == 2) {
+      d.write(a.on(0) + 3 * kPer + 1, std::int64_t{-31});
+      d.write(a.on(0) + 4 * kPer + 2, std::int64_t{-42});
+    }
+    EXPECT_EQ(step(d, last), 4);  // two write misses: WriteReq, WriteReply each
+    std::vector<std::int64_t> v(kN, 0);
+    if (d.rank() == 1) {
+      d.read_bulk(v.data(), a.on(0), kN);
+      for (std::size_t i = 0; i < kN; ++i) {
+        const std::int64_t want = i == 3 * kPer + 1   ? -31
+                                  : i == 4 * kPer + 2 ? -42
+                                                      : static_cast<std::int64_t>(i);
+        EXPECT_EQ(v[i], want) << "element " << i;
+      }
+    }
+    // ReadReq range (1); ReadReply range for 0..2 (1); Flush to 2 for blocks 3 and 4 (2);
+    // FlushData (2); ReadReply for 3 and 4 (2); ReadReply range for 5..7 (1).
+    EXPECT_EQ(step(d, last), 9);
+    if (d.rank() == 0) {
+      EXPECT_EQ(d.read(a.on(0) + 3 * kPer + 1), -31);  // the flushes left Shared copies: hits
+      EXPECT_EQ(d.stats().misses, 0);
+    }
+    EXPECT_EQ(step(d, last), 0);
   });
 }
 

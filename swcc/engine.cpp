@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "swcc/errors.hpp"
+#include "swcc/placement.hpp"
 
 namespace swcc {
 
@@ -49,7 +50,8 @@ Engine::Engine(MPI_Comm comm, const Config& config)
       size_(transport_.size()),
       block_bytes_(config.block_bytes),
       block_shift_(std::countr_zero(config.block_bytes)),
-      dir_(transport_.rank(), transport_.size(), config.block_bytes) {
+      dir_(transport_.rank(), transport_.size(), config.block_bytes),
+      yield_when_idle_(host_oversubscribed(transport_.comm(), config.on_wait)) {
   if (!valid_block_bytes(block_bytes_))
     throw ConfigError(invalid_block_bytes_message(block_bytes_));
   if (config_.prefetch > kMaxPrefetch)
@@ -669,10 +671,13 @@ void Engine::wait_until(const std::function<bool()>& pred) {
     for (std::uint64_t spins = 0;; ++spins) {
       poll();
       if (pred()) return;
-      // Oversubscribed runs must still finish: past 64 polls, a poll that delivered nothing gives
-      // the core away. A poll that delivered messages (a home serving a bulk transfer, its own
-      // requests included) keeps it: on a loaded machine each yield may cost a time slice.
-      if (spins > 64 && delivered_ == 0) sched_yield();
+      // Oversubscribed runs must still finish: when this host has more of our ranks than CPUs,
+      // past 64 polls a poll that delivered nothing gives the core away. A poll that delivered
+      // messages (a home serving a bulk transfer, its own requests included) keeps it. With a CPU
+      // per rank the wait spins, as MPI's own waits do: a yield lets other load run a time slice
+      // while the peer's reply waits (a clean miss between simulated hosts on the loaded machine
+      // took 96-258 us instead of 62-65, the request/reply round trip being 60).
+      if (yield_when_idle_ && spins > 64 && delivered_ == 0) sched_yield();
       if ((spins & 15) == 15 && config_.on_wait) config_.on_wait();
       if ((spins & 255) == 255) {
         const double now = MPI_Wtime();

@@ -267,6 +267,9 @@ class Engine {
   std::uint8_t* segment_ = nullptr;
   std::uint64_t next_offset_ = 0;
   Directory dir_;
+  /// This host has more of the DSM's ranks than CPUs for them (host_oversubscribed): idle
+  /// waits yield the core.
+  bool yield_when_idle_;
   Stats stats_;
   std::unordered_map<std::uint64_t, Request> requests_;  ///< by key(home, block)
   std::unordered_map<std::uint64_t, StoreOp> stores_;    ///< by store id

@@ -17,7 +17,8 @@
 #
 # Usage: scripts/dsm_reference.sh [OUT_DIR]   (default results/dsm-papers; replaced run by run)
 # Environment: DELAY_US (25), BUILD (build), REPS (3), PARTS ("one-host sim-hosts"),
-#              EM3D_OPTIONS ("--block-size=8,64,4096 --em3d-remote=0,10,50"), SCIVM_OPTIONS ("--sum-n=65536 --matmul-n=32"),
+#              EXPERIMENTS ("latency em3d scivm": which to run; the figures use whatever is there),
+#              EM3D_OPTIONS ("--block-size=8,64,4096 --em3d-remote=0,10,50"), SCIVM_OPTIONS ("--sum-n=65536 --matmul-n=64"),
 #              LATENCY_OPTIONS (""): each program's parameters (a smaller run for a test, say).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +28,9 @@ delay=${DELAY_US:-25}
 build=${BUILD:-build}
 reps=${REPS:-3}
 parts=${PARTS:-one-host sim-hosts}
+experiments=${EXPERIMENTS:-latency em3d scivm}
 read -r -a em3d_extra <<<"${EM3D_OPTIONS---block-size=8,64,4096 --em3d-remote=0,10,50}"
-read -r -a scivm_extra <<<"${SCIVM_OPTIONS---sum-n=65536 --matmul-n=32}"
+read -r -a scivm_extra <<<"${SCIVM_OPTIONS---sum-n=65536 --matmul-n=64}"
 read -r -a latency_extra <<<"${LATENCY_OPTIONS:-}"
 
 for b in comops bench/swcc_state_latency bench/scivm_overhead; do
@@ -37,6 +39,11 @@ done
 for p in $parts; do
   [[ $p == one-host || $p == sim-hosts ]] || { echo "$prog: unknown part '$p' in PARTS" >&2; exit 2; }
 done
+for x in $experiments; do
+  [[ $x == latency || $x == em3d || $x == scivm ]] ||
+    { echo "$prog: unknown experiment '$x' in EXPERIMENTS" >&2; exit 2; }
+done
+want() { [[ " $experiments " == *" $1 "* ]]; }
 if [[ -e $out && ! -d $out ]]; then
   echo "$prog: $out exists and is not a directory" >&2
   exit 2
@@ -62,10 +69,12 @@ run_latency() {
 if [[ " $parts " == *" one-host "* ]]; then
   o=$out/one-host
   mkdir -p "$o"
-  run_latency mpiexec 2 "$o/latency-np2"
-  run_latency mpiexec 3 "$o/latency-np3"
-  "${em3d[@]}" -o "$o/em3d"
-  mpiexec -n 2 "${scivm[@]}" --json="$o/scivm.json" >"$o/scivm.txt"
+  if want latency; then
+    run_latency mpiexec 2 "$o/latency-np2"
+    run_latency mpiexec 3 "$o/latency-np3"
+  fi
+  if want em3d; then "${em3d[@]}" -o "$o/em3d"; fi
+  if want scivm; then mpiexec -n 2 "${scivm[@]}" --json="$o/scivm.json" >"$o/scivm.txt"; fi
 fi
 
 if [[ " $parts " == *" sim-hosts "* ]]; then
@@ -78,15 +87,21 @@ if [[ " $parts " == *" sim-hosts "* ]]; then
     scripts/sim_cluster.sh --hosts "$hosts" --ranks-per-host 1 --cpus-per-host 1 \
       --delay-us "$delay" -- "$@"
   }
-  sim 2 -- bash -c "$(declare -p latency); $(declare -f run_latency);"' read -r -a l <<<"$SIM_MPIEXEC"; run_latency "${l[@]}" 2 "$1"' _ "$o/latency-np2"
-  sim 3 -- bash -c "$(declare -p latency); $(declare -f run_latency);"' read -r -a l <<<"$SIM_MPIEXEC"; run_latency "${l[@]}" 3 "$1"' _ "$o/latency-np3"
-  sim 2 -- bash -c '"${@:2}" --mpiexec "$SIM_MPIEXEC" -o "$1"' _ "$o/em3d" "${em3d[@]/--backend=mpi,shm,swcc/--backend=mpi,swcc}"
-  sim 2 -- bash -c 'read -r -a l <<<"$SIM_MPIEXEC"; "${l[@]}" -n 2 "${@:3}" --json="$1" >"$2"' _ \
-    "$o/scivm.json" "$o/scivm.txt" "${scivm[@]}"
+  for np in 2 3; do
+    want latency || continue
+    sim $np -- bash -c "$(declare -p latency); $(declare -f run_latency);"' read -r -a l <<<"$SIM_MPIEXEC"; run_latency "${l[@]}" "$2" "$1"' _ "$o/latency-np$np" $np
+  done
+  if want em3d; then
+    sim 2 -- bash -c '"${@:2}" --mpiexec "$SIM_MPIEXEC" -o "$1"' _ "$o/em3d" "${em3d[@]/--backend=mpi,shm,swcc/--backend=mpi,swcc}"
+  fi
+  if want scivm; then
+    sim 2 -- bash -c 'read -r -a l <<<"$SIM_MPIEXEC"; "${l[@]}" -n 2 "${@:3}" --json="$1" >"$2"' _ \
+      "$o/scivm.json" "$o/scivm.txt" "${scivm[@]}"
+  fi
 fi
 
 # The figures: latency by state and SCI-VM (one host beside the simulated hosts), EM3D per part.
 /usr/bin/python3 scripts/dsm_figures.py "$out"
 for p in $parts; do
-  /usr/bin/python3 scripts/plot.py "$out/$p/em3d/results.json" -o "$out/$p/em3d"
+  if want em3d; then /usr/bin/python3 scripts/plot.py "$out/$p/em3d/results.json" -o "$out/$p/em3d"; fi
 done

@@ -7,15 +7,8 @@
 set -euo pipefail
 repo=$1 build=$2
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-((EUID == 0)) || skip "needs root (the simulated hosts: network, UTS, IPC, PID and mount namespaces)"
-unshare --net --uts --ipc --mount --pid --fork true 2>/dev/null ||
-  skip "cannot create namespaces here (unshare --net --uts --ipc --mount --pid failed)"
-for tool in ip tc nsenter mpiexec.hydra clang; do
-  command -v "$tool" >/dev/null || skip "'$tool' is not installed"
-done
-[[ -x /usr/bin/python3 ]] || skip "/usr/bin/python3 is missing"
+# shellcheck source=sim_prereqs.sh
+source "$(dirname "${BASH_SOURCE[0]}")/sim_prereqs.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -58,7 +51,7 @@ for t in "### Latency by state, one host" "### Latency by state, simulated hosts
   grep -qF "$t" "$work/out/summary.md" || fail "summary.md has no table '$t'"
 done
 
-# Refusals: an unknown part, an output path that is a file, a build without the programs.
+# Refusals: an unknown part or experiment, an output path that is a file, a build without the programs.
 expect_refusal() {  # MESSAGE COMMAND...
   local msg=$1 rc=0
   shift
@@ -67,6 +60,8 @@ expect_refusal() {  # MESSAGE COMMAND...
   [[ $(wc -l <"$work/e") -eq 1 ]] && grep -qF "$msg" "$work/e" || fail "$*: stderr: $(cat "$work/e")"
 }
 expect_refusal "dsm_reference.sh: unknown part 'cloud' in PARTS" run PARTS="one-host cloud"
+expect_refusal "dsm_reference.sh: unknown experiment 'pingpong' in EXPERIMENTS" \
+  run EXPERIMENTS="latency pingpong"
 touch "$work/file"
 expect_refusal "dsm_reference.sh: $work/file exists and is not a directory" \
   env BUILD="$build" "$repo/scripts/dsm_reference.sh" "$work/file"

@@ -5,16 +5,9 @@ set -euo pipefail
 sim=$1 comops=$2 probe=$3
 delay_us=25  # one-way delay of the second run: a round trip between hosts takes >= 2 x this
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-((EUID == 0)) || skip "needs root (network, UTS, IPC, PID and mount namespaces)"
-unshare --net --uts --ipc --mount --pid --fork true 2>/dev/null ||
-  skip "cannot create namespaces here (unshare --net --uts --ipc --mount --pid failed)"
-for tool in ip tc nsenter mpiexec.hydra clang; do
-  command -v "$tool" >/dev/null || skip "'$tool' is not installed"
-done
+# shellcheck source=sim_prereqs.sh
+source "$(dirname "${BASH_SOURCE[0]}")/sim_prereqs.sh"
 py=/usr/bin/python3
-[[ -x $py ]] || skip "/usr/bin/python3 is missing"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

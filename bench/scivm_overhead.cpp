@@ -254,7 +254,17 @@ struct Row {
   const char* kernel;
   Version version;
   Result result;
+  double overhead_pct = 0;  ///< against the same kernel's local version (set_overheads)
 };
+
+// Each row's overhead against the local row of its kernel, which comes first.
+void set_overheads(std::vector<Row>& rows) {
+  double local = 0;
+  for (Row& r : rows) {
+    if (r.version == Version::kLocal) local = r.result.seconds;
+    r.overhead_pct = (r.result.seconds - local) / local * 100;
+  }
+}
 
 template <class Run>
 Row measure(const char* kernel, Version v, int reps, Run&& run) {
@@ -281,13 +291,11 @@ bool write_json(const Options& o, int P, const std::vector<Row>& rows) {
                         {"prefetch", o.prefetch},
                         {"reps", o.reps},
                         {"rows", nlohmann::json::array()}};
-  double local = 0;
   for (const Row& r : rows) {
-    if (r.version == Version::kLocal) local = r.result.seconds;
     out["rows"].push_back({{"kernel", r.kernel},
                            {"version", name(r.version)},
                            {"time_ms", r.result.seconds * 1e3},
-                           {"overhead_pct", (r.result.seconds - local) / local * 100},
+                           {"overhead_pct", r.overhead_pct},
                            {"misses", r.result.misses},
                            {"prefetches", r.result.prefetches},
                            {"check", r.result.wrong ? "FAILED" : "passed"},
@@ -330,6 +338,7 @@ int run(const Options& o) {
       return v == Version::kLocal ? matmul_local(o, me, P, c) : matmul_dsm(v, o, c);
     }));
 
+  set_overheads(rows);
   bool ok = true;
   for (const Row& r : rows) ok = ok && r.result.wrong == 0;
   if (me == 0) {
@@ -340,12 +349,9 @@ int run(const Options& o) {
     std::printf("# paper: sci-vm.txt, \"Implementing SCI-VM and first results\" (text only)\n");
     std::printf("%-7s %-30s %12s %12s %9s %11s %-7s %s\n", "kernel", "version", "time_ms",
                 "overhead_%", "misses", "prefetches", "check", "paper");
-    double local = 0;
     for (const Row& r : rows) {
-      if (r.version == Version::kLocal) local = r.result.seconds;
-      const double overhead = (r.result.seconds - local) / local * 100;
       std::printf("%-7s %-30s %12.3f %12.1f %9lld %11lld %-7s %s\n", r.kernel, name(r.version),
-                  r.result.seconds * 1e3, overhead, static_cast<long long>(r.result.misses),
+                  r.result.seconds * 1e3, r.overhead_pct, static_cast<long long>(r.result.misses),
                   static_cast<long long>(r.result.prefetches), r.result.wrong ? "FAILED" : "passed",
                   paper(r.version));
     }

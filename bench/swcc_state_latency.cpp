@@ -18,7 +18,6 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <mpi.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -133,8 +132,10 @@ void register_all(int np) {
 /// repetitions) for the ratio table.
 class Capture : public benchmark::ConsoleReporter {
  public:
-  /// Colour only on a terminal (a display reporter of one's own does not read --benchmark_color).
-  Capture() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
+  /// Never coloured: a rank's stdout goes through the launcher, so whether it is a terminal says
+  /// nothing about the user's (Open MPI's mpiexec gives it one even when the output goes to a
+  /// file), and a display reporter of one's own does not read --benchmark_color.
+  Capture() : ConsoleReporter(OO_Tabular) {}
   std::map<std::string, std::vector<double>> ns;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)

@@ -16,8 +16,6 @@ tiny="--accesses=8 --batch=8 --benchmark_filter=/(8|sc)/"
 # shellcheck disable=SC2086
 $mpiexec $npflag 2 "$bin" $tiny >"$out" 2>"$err"
 rc=$?
-# Open MPI's mpiexec gives a rank's stdout a terminal, so the console reporter colours it.
-sed -i 's/\x1b\[[0-9;]*m//g' "$out"
 cat "$out" "$err"
 [ "$rc" -eq 0 ] || bad "np 2: exit status $rc, not 0"
 grep -qx 'np 2: the three-party cases need a third rank (mpiexec -n 3), not run: remote_hit_shared, remote_miss_inval, remote_miss_flush' "$out" ||

@@ -280,15 +280,15 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
                      Reduce::kMax);
   }
 
-  // Over the timed participants, under one max: the largest stall, whether one could not read
-  // its stall, and the shortest timed window (negated).
-  double stall_over[3] = {0, 0, -kInf};
+  // Each timed participant's window: its stall, whether it could not read it, its length.
+  std::vector<double> windows(3 * static_cast<std::size_t>(np), 0.0);
   if (timed) {
-    stall_over[0] = stall.stall_us().value_or(0);
-    stall_over[1] = stall.stall_us() ? 0 : 1;
-    stall_over[2] = -stall.window_us();
+    const std::size_t at = 3 * static_cast<std::size_t>(rank);
+    windows[at] = stall.stall_us().value_or(0);
+    windows[at + 1] = stall.stall_us() ? 0 : 1;
+    windows[at + 2] = stall.window_us();
   }
-  comm.allreduce(stall_over, 3, Reduce::kMax);
+  comm.allreduce(windows.data(), 3 * np, Reduce::kSum);
 
   std::vector<std::int64_t> counter_values;
   for (std::size_t i = 0; i < after.size(); ++i)
@@ -321,8 +321,17 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   out.wrong = wrong;
   out.cores.clear();
   for (auto c : cores) out.cores.push_back(static_cast<int>(c) - 1);
-  out.cpu_stall_us = stall_over[1] == 0 ? std::optional<double>(stall_over[0]) : std::nullopt;
-  out.cpu_stall_window_us = -stall_over[2];
+  std::vector<ParticipantStall> participants;
+  for (int r = 0; r < np; ++r) {
+    if (!op_is_timed(args, r)) continue;
+    const std::size_t at = 3 * static_cast<std::size_t>(r);
+    participants.push_back(
+        {windows[at + 1] == 0 ? std::optional<double>(windows[at]) : std::nullopt,
+         windows[at + 2]});
+  }
+  const ParticipantStall worst = most_stalled(participants);
+  out.cpu_stall_us = worst.stall_us;
+  out.cpu_stall_window_us = worst.window_us;
   out.counters.clear();
   for (std::size_t i = 0; i < after.size(); ++i)
     out.counters.emplace_back(after[i].first, counter_values[i]);

@@ -97,10 +97,11 @@ struct PointResult {
   int nodes = 1;                   ///< nodes the participants span
   Pair pair = Pair::kNone;         ///< ping-pong: where participant 1 sat
   Counters counters;               ///< backend counters of the timed iterations, summed
-  /// The largest time a timed participant waited for a CPU during the timed repetitions, in us
-  /// (harness/noise.hpp: its own run delay, or the node's PSI stall); none when unreadable.
+  /// How long the most stalled timed participant (the largest share of its window) waited for a
+  /// CPU during the timed repetitions, in us (harness/noise.hpp: its own run delay, or the node's
+  /// PSI stall); none when unreadable.
   std::optional<double> cpu_stall_us;
-  double cpu_stall_window_us = 0;  ///< the timed repetitions' wall time, shortest over them
+  double cpu_stall_window_us = 0;  ///< that participant's timed wall time (most_stalled)
 };
 
 /// Measures one point on the participants of `placement`, each bound by its index among the

@@ -142,4 +142,18 @@ StallWindow thread_stall_window() {
   return StallWindow([source] { return read_stall_us(source); }, steady_us);
 }
 
+ParticipantStall most_stalled(const std::vector<ParticipantStall>& participants) {
+  ParticipantStall worst;
+  double worst_share = -1;
+  for (const ParticipantStall& p : participants) {
+    if (!p.stall_us) return {std::nullopt, p.window_us};
+    const double share = p.window_us > 0 ? *p.stall_us / p.window_us : 0;
+    if (share > worst_share) {
+      worst = p;
+      worst_share = share;
+    }
+  }
+  return worst;
+}
+
 }  // namespace comops

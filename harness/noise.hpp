@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace comops {
 
@@ -72,5 +73,16 @@ class StallWindow {
 
 /// A StallWindow of the calling thread: stall_source()'s counter and the steady clock.
 StallWindow thread_stall_window();
+
+/// One participant's StallWindow: its stall (none: unreadable) and its window (us).
+struct ParticipantStall {
+  std::optional<double> stall_us;
+  double window_us = 0;
+};
+
+/// A point's stall from its timed participants' windows: the participant whose stall is the
+/// largest share of its own window, with that window (so the stall never exceeds the window it
+/// is shown with); no stall when any participant's was unreadable. Empty: no stall, window 0.
+ParticipantStall most_stalled(const std::vector<ParticipantStall>& participants);
 
 }  // namespace comops

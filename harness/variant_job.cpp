@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -37,6 +38,17 @@ std::string read_text(const std::filesystem::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The first error Open MPI's runtime logged itself ("[host:pid] [[job,0],0] ORTE_ERROR_LOG: WHAT in
+// file F at line N"), as "Open MPI's runtime: WHAT (F:N)"; "" when there is none. Under load its
+// launcher at times fails to unpack the help message a failing rank sent it (show_help.c), and
+// logs this instead of the box: the job's only trace of why it failed.
+std::string open_mpi_runtime_error(const std::string& output) {
+  static const std::regex kLog(R"(ORTE_ERROR_LOG: (.*) in file (?:\.\./)*(\S+) at line (\d+))");
+  std::smatch m;
+  if (!std::regex_search(output, m, kLog)) return "";
+  return fmt::format("Open MPI's runtime: {} ({}:{})", m[1].str(), m[2].str(), m[3].str());
 }
 
 // Open MPI's boxed messages in an output (the text between lines of dashes): for each, the first
@@ -131,7 +143,7 @@ std::string variant_job_error(const std::string& output) {
   if (!ucx.empty()) return ucx;
   if (!mpi.empty()) return mpi;
   const std::vector<OpenMpiBox> boxes = open_mpi_boxes(output);
-  if (boxes.empty()) return "";
+  if (boxes.empty()) return open_mpi_runtime_error(output);
   auto named = std::find_if(boxes.begin(), boxes.end(),
                             [](const OpenMpiBox& b) { return !b.component.empty(); });
   const OpenMpiBox& b = named != boxes.end() ? *named : boxes.front();

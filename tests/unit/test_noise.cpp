@@ -118,6 +118,23 @@ using comops_test::first_allowed_cpu;
 
 // The calling thread's own run delay: never more than the window, and a thread sharing its core
 // with a busy thread waits for it (the scheduler shares the core, so well above 5 %).
+// A participant that waited at the first barrier for a preempted partner has the longer window:
+// the point shows the preempted one's stall with its own window, never one participant's stall
+// over another's window (CI once saw 8002 us of stall over a 3711 us window that way).
+TEST(StallWindow, MostStalledParticipantKeepsItsOwnWindow) {
+  const ParticipantStall worst = most_stalled({{8002.0, 12000.0}, {300.0, 3711.0}, {0.0, 5000.0}});
+  ASSERT_TRUE(worst.stall_us.has_value());
+  EXPECT_EQ(*worst.stall_us, 8002.0);  // 67 % of its window, against 8 % and 0 %
+  EXPECT_EQ(worst.window_us, 12000.0);
+  const ParticipantStall share = most_stalled({{900.0, 1000.0}, {5000.0, 100000.0}});
+  EXPECT_EQ(*share.stall_us, 900.0);  // the largest share, not the largest stall
+  EXPECT_EQ(share.window_us, 1000.0);
+  EXPECT_FALSE(most_stalled({{10.0, 100.0}, {std::nullopt, 200.0}}).stall_us.has_value());
+  const ParticipantStall none = most_stalled({});
+  EXPECT_FALSE(none.stall_us.has_value());
+  EXPECT_EQ(none.window_us, 0.0);
+}
+
 TEST(StallWindow, ThreadSharingItsCoreWaits) {
   if (stall_source() != StallSource::kSchedstat)
     GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel (source "

@@ -164,5 +164,20 @@ TEST(VariantJob, ErrorLineOfAFailedJob) {
   EXPECT_EQ(variant_job_error("some output\nwithout an error\n"), "");
 }
 
+// Under load Open MPI's launcher at times loses the box a failing rank sent it and logs its own
+// error instead (seen in CI): that line is the reason, and a box still wins over it.
+TEST(VariantJob, OpenMpiRuntimeErrorWhenTheBoxIsLost) {
+  const std::string lost =
+      "[vm:31147] [[5461,0],0] ORTE_ERROR_LOG: Data unpack had inadequate space in file "
+      "../../../orte/util/show_help.c at line 513\n"
+      "[vm:31147] [[5461,0],0] ORTE_ERROR_LOG: Out of resource in file "
+      "../../../orte/util/show_help.c at line 501\n";
+  EXPECT_EQ(variant_job_error(lost),
+            "Open MPI's runtime: Data unpack had inadequate space (orte/util/show_help.c:513)");
+  EXPECT_EQ(variant_job_error(lost + kComponentBox),
+            "Open MPI: A requested component was not found, or was unable to be opened (btl "
+            "nosuchbtl)");
+}
+
 }  // namespace
 }  // namespace comops

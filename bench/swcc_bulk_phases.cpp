@@ -1,7 +1,7 @@
 // Where the time of a swcc broadcast goes, phase by phase (comops/swcc/broadcast.cpp's scheme,
 // written out here with a clock between the steps):
-//   put      the root's bulk put of S bytes into its own buffer, up to sync (invalidates the
-//            readers' copies)
+//   put      the root's blocking bulk write (write_bulk) of S bytes into its own buffer
+//            (invalidates the readers' copies)
 //   barrier  the DSM barrier after it
 //   get      each reader's bulk get of the S bytes, up to sync
 //   closing  the closing barrier
@@ -61,10 +61,7 @@ Result run(D& d, std::size_t bytes) {
     for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<long>(i) * 7 + it;
     double t[kPhases + 1];
     t[0] = MPI_Wtime();
-    if (d.rank() == 0) {
-      d.put(buf.on(0), src.data(), n);
-      d.sync();
-    }
+    if (d.rank() == 0) d.write_bulk(buf.on(0), src.data(), n);  // as the swcc broadcast
     t[1] = MPI_Wtime();
     d.barrier();
     t[2] = MPI_Wtime();

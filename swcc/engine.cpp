@@ -257,7 +257,7 @@ bool Engine::complete_accesses(int home, std::uint64_t blk, Request& r) {
   std::size_t i = 0;
   for (; i < r.accesses.size(); ++i) {
     Access& a = r.accesses[i];
-    bool ok = a.write ? try_write(home, a.off, a.blocking_write ? nullptr : a.data.data(),
+    bool ok = a.write ? try_write(home, a.off, a.blocking_write ? nullptr : a.payload(),
                                   a.blocking_write ? 0 : a.len)
                       : try_read(home, a.off, a.dst, a.len);
     if (!ok) break;
@@ -399,13 +399,19 @@ void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
   --coalescing_;
 }
 
-void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
+void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len, bool borrow) {
   if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
   const auto* p = static_cast<const std::uint8_t*>(src);
+  Access a{true,    false,
+           off,     static_cast<std::uint32_t>(len),
+           nullptr, std::pmr::vector<std::uint8_t>(&pool_),
+           nullptr};
+  if (borrow)
+    a.borrowed = p;
+  else
+    a.data.assign(p, p + len);
   ++coalescing_;
-  enqueue(
-      home, off,
-      Access{true, false, off, static_cast<std::uint32_t>(len), nullptr, {p, p + len}, nullptr});
+  enqueue(home, off, std::move(a));
   --coalescing_;
 }
 

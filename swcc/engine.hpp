@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -126,7 +127,9 @@ class Engine {
                  std::span<const BlockAddr> prefetch = {});
   void write_miss(int home, std::uint64_t off, const void* src, std::size_t len);
   void get_miss(int home, std::uint64_t off, void* dst, std::size_t len);
-  void put_miss(int home, std::uint64_t off, const void* src, std::size_t len);
+  /// `borrow`: the source is read in place when the grant arrives, not copied now; the caller
+  /// keeps it unchanged until sync() returns (Dsm<B>::write_bulk).
+  void put_miss(int home, std::uint64_t off, const void* src, std::size_t len, bool borrow = false);
   /// Asks for a Shared copy of the block holding `off` without waiting: it arrives into the
   /// cache, and a later read finds it as a hit or rides on the request in flight. Sends nothing
   /// (returns false) in sc mode, when this rank may read the block already, or when a request
@@ -166,13 +169,21 @@ class Engine {
     std::uint64_t off;    ///< byte offset in the home's segment
     std::uint32_t len;
     void* dst;
-    std::vector<std::uint8_t> data;  ///< put payload
-    int* done;                       ///< set to 1 when finished (may be null)
+    std::pmr::vector<std::uint8_t> data;     ///< put payload, in pool_
+    int* done;                               ///< set to 1 when finished (may be null)
+    const std::uint8_t* borrowed = nullptr;  ///< put payload read in place (data empty)
+    const std::uint8_t* payload() const { return borrowed ? borrowed : data.data(); }
   };
+  /// A request and the accesses riding on it; its access list lives in pool_ (allocator-aware,
+  /// so that requests_ builds it there).
   struct Request {
-    MsgType sent;  ///< kReadReq or kWriteReq
-    std::vector<Access> accesses;
-    double start;
+    using allocator_type = std::pmr::polymorphic_allocator<Access>;
+    explicit Request(const allocator_type& a) : accesses(a) {}
+    Request(Request&& o, const allocator_type& a)
+        : sent(o.sent), accesses(std::move(o.accesses), a), start(o.start), backoff(o.backoff) {}
+    MsgType sent = MsgType::kReadReq;  ///< kReadReq or kWriteReq
+    std::pmr::vector<Access> accesses;
+    double start = 0;
     std::uint32_t backoff = 0;  ///< polls to wait before the next resend after a NACK
   };
   struct StoreOp {
@@ -271,16 +282,21 @@ class Engine {
   /// waits yield the core.
   bool yield_when_idle_;
   Stats stats_;
-  std::unordered_map<std::uint64_t, Request> requests_;  ///< by key(home, block)
-  std::unordered_map<std::uint64_t, StoreOp> stores_;    ///< by store id
-  std::unordered_map<std::uint64_t, Busy> busy_;         ///< home blocks in a busy state
+  /// The memory of the per-block bookkeeping below (map nodes, access lists, put payloads): a
+  /// bulk transfer creates and drops a request, an access and often a busy entry per block, and
+  /// malloc/free of them took a quarter of a home's time (perf, EM3D and bulk broadcasts). The
+  /// pool keeps freed pieces for reuse. Declared before the containers that use it.
+  std::pmr::unsynchronized_pool_resource pool_;
+  std::pmr::unordered_map<std::uint64_t, Request> requests_{&pool_};  ///< by key(home, block)
+  std::pmr::unordered_map<std::uint64_t, StoreOp> stores_{&pool_};    ///< by store id
+  std::pmr::unordered_map<std::uint64_t, Busy> busy_{&pool_};  ///< home blocks in a busy state
   struct ScOp {
     void* dst;
     int* done;
   };
-  std::unordered_map<std::uint64_t, ScOp> sc_ops_;  ///< sc requests by id
-  std::unordered_map<int, LockState> locks_;        ///< locks homed here
-  std::unordered_map<int, bool> granted_;           ///< locks this rank asked for
+  std::pmr::unordered_map<std::uint64_t, ScOp> sc_ops_{&pool_};  ///< sc requests by id
+  std::unordered_map<int, LockState> locks_;                     ///< locks homed here
+  std::unordered_map<int, bool> granted_;                        ///< locks this rank asked for
   std::uint64_t next_tag_ = 1;
   std::uint64_t polls_ = 0;         ///< progress engine rounds, the clock of the backoff
   int delivered_ = 0;               ///< messages the last poll delivered (waits yield when idle)

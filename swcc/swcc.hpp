@@ -36,7 +36,8 @@
 // Rules: an access of one element must not cross a block (elements are naturally aligned and
 // B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks (in sc mode into
 // pieces of kScBulkBytes, Split-C's sc bulk messages). get/put/store complete at sync() (and at
-// barrier() and unlock(), which sync first). A split-phase put's source is copied when issued.
+// barrier() and unlock(), which sync first). A split-phase put's source is copied when issued;
+// write_bulk reads it in place, as it returns only when the data is written.
 // Only one thread per rank may use a Dsm.
 //
 // Messages: the transport packs the messages of a burst to one rank into one MPI message (a
@@ -255,11 +256,7 @@ class Dsm {
   /// Split-phase bulk put of n elements from src (copied now); complete at sync().
   template <class T>
   void put(global_ptr<T> p, const T* src, std::size_t n) {
-    split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
-      const auto* s = reinterpret_cast<const std::uint8_t*>(src) + done;
-      if (!hit_write(p.rank, off, s, len)) e_.put_miss(p.rank, off, s, len);
-    });
-    e_.flush();
+    put_blocks(p, src, n, false);
   }
   /// Split-phase bulk store: the home writes the data and ends up owning the blocks.
   template <class T>
@@ -275,9 +272,11 @@ class Dsm {
     get(dst, p, n);
     sync();
   }
+  /// The blocking put reads src in place as each block's grant arrives (a put copies it when
+  /// issued): one copy of the data fewer, and no staging memory.
   template <class T>
   void write_bulk(global_ptr<T> p, const T* src, std::size_t n) {
-    put(p, src, n);
+    put_blocks(p, src, n, true);
     sync();
   }
 
@@ -313,6 +312,17 @@ class Dsm {
 
  private:
   static constexpr int kShift = __builtin_ctzll(B);
+
+  // put() and write_bulk(): each block's part written now when this rank may, else a write
+  // request (the source copied, or read in place when `borrow`); then one flush.
+  template <class T>
+  void put_blocks(global_ptr<T> p, const T* src, std::size_t n, bool borrow) {
+    split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
+      const auto* s = reinterpret_cast<const std::uint8_t*>(src) + done;
+      if (!hit_write(p.rank, off, s, len)) e_.put_miss(p.rank, off, s, len, borrow);
+    });
+    e_.flush();
+  }
 
   // Probes the directory for a block the memo does not hold; remembers it when it may be read
   // (written). Out of line, so that the memo check stays a few instructions.

@@ -16,10 +16,10 @@ class Broadcast final : public SharedArrayOp<B> {
         closing_barrier_(!cfg.drop_closing_barrier) {}
 
   void run() override {
-    if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, count_);
-    d_.barrier();  // syncs the put first
+    if (d_.rank() == root_) d_.write_bulk(buf_.on(root_), bufs_.send, count_);
+    d_.barrier();
     if (d_.rank() != root_) d_.read_bulk(bufs_.recv, buf_.on(root_), count_);
-    if (closing_barrier_) d_.barrier();  // the next put must not overtake the readers' get
+    if (closing_barrier_) d_.barrier();  // the next write must not overtake the readers' get
   }
 
  private:

@@ -18,14 +18,14 @@ namespace comops::swcc {
 template <std::size_t B>
 void fold_into(Dsm<B>& d, global_ptr<Elem> acc, int root, const Elem* send, std::size_t n, bool max,
                std::vector<Elem>& tmp) {
-  if (d.rank() == root) d.put(acc, send, n);
+  if (d.rank() == root) d.write_bulk(acc, send, n);
   d.barrier();
   if (d.rank() != root) {
     d.lock(0);
     d.read_bulk(tmp.data(), acc, n);
     for (std::size_t i = 0; i < n; ++i) tmp[i] = max ? std::max(tmp[i], send[i]) : tmp[i] + send[i];
-    d.put(acc, tmp.data(), n);
-    d.unlock(0);  // syncs the put first
+    d.write_bulk(acc, tmp.data(), n);
+    d.unlock(0);
   }
   d.barrier();
 }

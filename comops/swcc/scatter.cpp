@@ -17,7 +17,7 @@ class Scatter final : public SharedArrayOp<B> {
         closing_barrier_(!cfg.drop_closing_barrier) {}
 
   void run() override {
-    if (d_.rank() == root_) d_.put(buf_.on(root_), bufs_.send, buf_.count);
+    if (d_.rank() == root_) d_.write_bulk(buf_.on(root_), bufs_.send, buf_.count);
     d_.barrier();
     const auto mine = buf_.on(root_) + static_cast<std::ptrdiff_t>(d_.rank() * count_);
     d_.read_bulk(bufs_.recv, mine, count_);

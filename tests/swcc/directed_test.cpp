@@ -278,6 +278,35 @@ TEST(SwccDirected, BulkGetOfARunIsOneRangeRequestAndOneRangeReply) {
   });
 }
 
+// A split-phase put copies its source when issued; write_bulk reads it in place and returns only
+// once written. A put to blocks Shared at rank 1 waits for their invalidations, so its data is
+// written after the call returns: overwriting the source before sync must not change what
+// lands, and the messages are the same as write_bulk's (one range Inval, one range InvalAck).
+TEST(SwccDirected, PutCopiesItsSourceWhenIssued) {
+  with_block(4096, [](auto& d) {
+    constexpr std::size_t kN = 4 * 4096 / sizeof(std::int64_t);  // 4 blocks
+    auto a = d.template alloc<std::int64_t>(kN);
+    std::int64_t last = 0;
+    std::vector<std::int64_t> v(kN, 0);
+    if (d.rank() == 1) d.read_bulk(v.data(), a.on(0), kN);  // Shared at rank 1
+    EXPECT_EQ(step(d, last), 2);
+    std::vector<std::int64_t> w(kN), issued(kN);
+    for (std::size_t i = 0; i < kN; ++i) w[i] = issued[i] = 1000 + static_cast<std::int64_t>(i);
+    if (d.rank() == 0) {
+      d.put(a.on(0), w.data(), kN);
+      std::fill(w.begin(), w.end(), -7);  // before the grants: the put must not see this
+      d.sync();
+    }
+    EXPECT_EQ(step(d, last), 2);
+    if (d.rank() == 1) {
+      EXPECT_EQ(d.stats().invalidations, 4);
+      d.read_bulk(v.data(), a.on(0), kN);
+      EXPECT_EQ(v, issued);
+    }
+    EXPECT_EQ(step(d, last), 2);
+  });
+}
+
 // A run of blocks at one home, two of them Modified at a third rank: the home serves the blocks
 // it can at once in one range reply per contiguous run (blocks 0..2 and 5..7) and falls back to
 // the per-block protocol for the others (a Flush each, the FlushData, a ReadReply each).

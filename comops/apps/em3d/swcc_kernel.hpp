@@ -111,9 +111,9 @@ class SwccKernel {
     return g;
   }
 
-  // The new values go to a private buffer first and then into global memory with one bulk put:
-  // the invalidations of the copies other ranks read in the last half-step go out without
-  // waiting for each other, and complete at the barrier (which syncs first).
+  // The new values go to a private buffer first and then into global memory with one blocking
+  // bulk write (Dsm::write_bulk): the invalidations of the copies other ranks read in the last
+  // half-step go out without waiting for each other, and the values are read in place.
   void half_step(const Side& side, Ghosts& g, ::swcc::SpreadArray<std::uint64_t> to,
                  ::swcc::SpreadArray<std::uint64_t> from) {
     const std::size_t degree = p_.degree;
@@ -145,7 +145,7 @@ class SwccKernel {
           return e.owner == me ? local[e.index] : d_.read(from.on(e.owner) + e.index);
         });
     }
-    d_.put(mine, next_.data(), p_.nodes);
+    d_.write_bulk(mine, next_.data(), p_.nodes);
     d_.barrier();
   }
 

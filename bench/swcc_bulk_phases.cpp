@@ -10,9 +10,12 @@
 // critical path (a phase runs from the last rank's end of the previous one to the last rank's end
 // of this one), plus the protocol messages and MPI packets per operation, summed over
 // ranks. Measured, never asserted.
-// Run: mpiexec -n 2 bench/swcc_bulk_phases [bytes, default 819200] [case: swcc-64, swcc-4096 or
-// swcc-sc, or all; default all three] [operations, default 40] [quantile, default 0.5: the
-// median; 0.1 reports the fastest tenth, steadier on a loaded machine]
+// Two MPI rows come first, the yardsticks: "mpi", MPI_Bcast of the root's unchanged source (as
+// comops' mpi broadcast), and "mpi-staged", the staged scheme's copies with MPI's transport and
+// no protocol (run_mpi): the floor a DSM broadcast could reach.
+// Run: mpiexec -n 2 bench/swcc_bulk_phases [bytes, default 819200] [case: mpi, mpi-staged,
+// swcc-64, swcc-4096 or swcc-sc, or all; default all five] [operations, default 40] [quantile,
+// default 0.5: the median; 0.1 reports the fastest tenth, steadier on a loaded machine]
 #include <mpi.h>
 
 #include <algorithm>
@@ -47,6 +50,62 @@ struct Result {
   double messages = 0, packets = 0;
 };
 
+// One operation's phase ends t[1..kPhases] after its start t[0], on this rank: the critical path
+// (a phase ends when its last rank is done with it; one clock on one host, so each phase is the
+// time from the previous phase's last finisher to its own) joins the samples. Collective.
+void critical_path(double t[kPhases + 1], std::vector<double> samples[kPhases],
+                   std::vector<double>& totals) {
+  double start = t[0];
+  MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, t + 1, kPhases, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  for (int p = 0; p < kPhases; ++p) samples[p].push_back((t[p + 1] - (p ? t[p] : start)) * 1e6);
+  totals.push_back((t[kPhases] - start) * 1e6);
+}
+
+// The floor of the staged scheme with MPI's own transport and no protocol: the root copies its
+// source into a buffer (put: a fresh copy each operation, as the DSM's home memory gets), MPI
+// barrier, MPI_Bcast of that buffer into the readers' staging buffer and a copy out of it (get:
+// the DSM's cache, then the caller's buffer), MPI barrier. `staged` false: MPI_Bcast straight
+// from the root's unchanged source into the readers' buffer (comops' mpi broadcast), its phases
+// put and closing empty, and its source written once (comops' timed loop does not rewrite it).
+Result run_mpi(std::size_t bytes, bool staged) {
+  const std::size_t n = bytes / sizeof(long);
+  std::vector<long> src(n), buf(n), dst(n);
+  std::vector<double> samples[kPhases], totals;
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (int it = 0; it < kWarmup + kIters; ++it) {
+    // The staged root writes its source afresh each time (as the swcc cases do); mpi's source
+    // stays as it was written once, as in comops' timed loop. The readers' buffer is cleared
+    // (untimed), so that each operation's data is checked.
+    if (staged || it == 0)
+      for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<long>(i) * 7 + it;
+    if (me != 0) std::fill(dst.begin(), dst.end(), -1L);
+    double t[kPhases + 1];
+    MPI_Barrier(MPI_COMM_WORLD);
+    t[0] = MPI_Wtime();
+    if (staged && me == 0) std::memcpy(buf.data(), src.data(), bytes);
+    t[1] = MPI_Wtime();
+    if (staged) MPI_Barrier(MPI_COMM_WORLD);
+    t[2] = MPI_Wtime();
+    long* from = me == 0 ? (staged ? buf.data() : src.data()) : (staged ? buf.data() : dst.data());
+    MPI_Bcast(from, static_cast<int>(n), MPI_LONG, 0, MPI_COMM_WORLD);
+    if (staged && me != 0) std::memcpy(dst.data(), buf.data(), bytes);
+    t[3] = MPI_Wtime();
+    if (staged) MPI_Barrier(MPI_COMM_WORLD);
+    t[4] = MPI_Wtime();
+    if (me != 0 && dst != src) {
+      std::fprintf(stderr, "swcc_bulk_phases: rank %d received wrong data (mpi)\n", me);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    if (it >= kWarmup) critical_path(t, samples, totals);
+  }
+  Result r;
+  for (int p = 0; p < kPhases; ++p) r.phase_us[p] = quantile(samples[p]);
+  r.total_us = quantile(totals);
+  return r;
+}
+
 template <class D>
 Result run(D& d, std::size_t bytes) {
   const std::size_t n = bytes / sizeof(long);
@@ -73,18 +132,7 @@ Result run(D& d, std::size_t bytes) {
       std::fprintf(stderr, "swcc_bulk_phases: rank %d read wrong data\n", d.rank());
       MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    // The critical path: a phase ends when its last rank is done with it (one clock on one
-    // host), so each phase is the time from the previous phase's last finisher to its own.
-    double start = t[0];
-    MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, t + 1, kPhases, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t[0] = start;
-    double dt[kPhases + 1];
-    for (int p = 0; p < kPhases; ++p) dt[p] = (t[p + 1] - t[p]) * 1e6;
-    dt[kPhases] = (t[kPhases] - t[0]) * 1e6;
-    if (it < kWarmup) continue;
-    for (int p = 0; p < kPhases; ++p) samples[p].push_back(dt[p]);
-    totals.push_back(dt[kPhases]);
+    if (it >= kWarmup) critical_path(t, samples, totals);
   }
   const swcc::Stats s1 = d.stats();
   double c[2] = {static_cast<double>(s1.messages - s0.messages),
@@ -120,9 +168,20 @@ int main(int argc, char** argv) {
     std::size_t block;
     bool uncached;
   };
+  const auto selected = [&](const char* name) {
+    return argc <= 2 || std::strcmp(argv[2], "all") == 0 || std::strcmp(argv[2], name) == 0;
+  };
+  for (const bool staged : {false, true}) {
+    const char* name = staged ? "mpi-staged" : "mpi";
+    if (!selected(name)) continue;
+    const Result r = run_mpi(bytes, staged);
+    if (me == 0)
+      std::printf("%-10s %9.1f %9.1f %9.1f %9.1f %9.1f %10s %9s\n", name, r.phase_us[0],
+                  r.phase_us[1], r.phase_us[2], r.phase_us[3], r.total_us, "-", "-");
+  }
   for (const Case c :
        {Case{"swcc-64", 64, false}, Case{"swcc-4096", 4096, false}, Case{"swcc-sc", 64, true}}) {
-    if (argc > 2 && std::strcmp(argv[2], "all") != 0 && std::strcmp(argv[2], c.name) != 0) continue;
+    if (!selected(c.name)) continue;
     swcc::Config cfg;
     cfg.block_bytes = c.block;
     cfg.uncached = c.uncached;

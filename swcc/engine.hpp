@@ -156,6 +156,9 @@ class Engine {
   }
   /// Polls until pred() holds: spin, then sched_yield; throws on a watchdog timeout.
   void wait_until(const std::function<bool()>& pred);
+  /// Whether idle waits give the core away: this host has more of the DSM's ranks than CPUs
+  /// for them (host_oversubscribed). Waits outside the engine that poll it follow the same rule.
+  bool yields_when_idle() const { return yield_when_idle_; }
 
   /// Directory dump plus outstanding requests, for failure reports.
   std::string dump() const;

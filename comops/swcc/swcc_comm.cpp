@@ -93,7 +93,10 @@ void SwccComm::wait(MPI_Request& req) {
     // The request stays pending when this throws: the communicator is unusable afterwards, and
     // the run is failing anyway.
     check();
-    if (spins > 64) sched_yield();
+    // As the engine's own waits: with a CPU per rank spin (a yield hands other load a time slice
+    // while the peers' part of the barrier arrives); oversubscribed, or before an engine is
+    // attached (placement unknown), give the core away past 64 polls.
+    if (spins > 64 && (!engine_ || engine_->yields_when_idle())) sched_yield();
     if ((spins & 1023) != 1023) continue;
     // Past the limit, the machine's load (read only then) may still stretch it.
     const double waited = MPI_Wtime() - t0;

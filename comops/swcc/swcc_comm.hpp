@@ -20,7 +20,8 @@ struct ParticipantFailed : RuntimeError {
 };
 
 /// The participants of one point; barrier and allreduce are non-blocking MPI calls completed
-/// while polling the attached DSM engine (spin, then sched_yield).
+/// while polling the attached DSM engine (spin; then sched_yield when the engine yields, or
+/// without an engine).
 ///
 /// Abort channel: each instance pre-posts a receive for an abort message on its communicator. A
 /// participant that fails calls fail(), which tells every other participant; their next wait (a

@@ -402,14 +402,10 @@ void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
 void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len, bool borrow) {
   if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
   const auto* p = static_cast<const std::uint8_t*>(src);
-  Access a{true,    false,
-           off,     static_cast<std::uint32_t>(len),
-           nullptr, std::pmr::vector<std::uint8_t>(&pool_),
-           nullptr};
-  if (borrow)
-    a.borrowed = p;
-  else
-    a.data.assign(p, p + len);
+  std::pmr::vector<std::uint8_t> copy(&pool_);
+  if (!borrow) copy.assign(p, p + len);
+  Access a{true, false, off, static_cast<std::uint32_t>(len), nullptr, std::move(copy), nullptr};
+  a.borrowed = borrow ? p : nullptr;
   ++coalescing_;
   enqueue(home, off, std::move(a));
   --coalescing_;

@@ -47,19 +47,37 @@ double quantile(std::vector<double> v) {
 struct Result {
   double phase_us[kPhases] = {};
   double total_us = 0;
-  double messages = 0, packets = 0;
+  double messages = -1, packets = -1;  ///< per operation; negative: not counted (the MPI rows)
 };
 
-// One operation's phase ends t[1..kPhases] after its start t[0], on this rank: the critical path
-// (a phase ends when its last rank is done with it; one clock on one host, so each phase is the
-// time from the previous phase's last finisher to its own) joins the samples. Collective.
-void critical_path(double t[kPhases + 1], std::vector<double> samples[kPhases],
-                   std::vector<double>& totals) {
-  double start = t[0];
-  MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, t + 1, kPhases, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  for (int p = 0; p < kPhases; ++p) samples[p].push_back((t[p + 1] - (p ? t[p] : start)) * 1e6);
-  totals.push_back((t[kPhases] - start) * 1e6);
+// The timed operations of one case, as critical paths: a phase ends when its last rank is done
+// with it (one clock on one host), so each phase is the time from the previous phase's last
+// finisher to its own.
+struct Phases {
+  std::vector<double> samples[kPhases], totals;
+  // One operation's phase ends t[1..kPhases] after its start t[0], on this rank. Collective.
+  void add(double t[kPhases + 1]) {
+    double start = t[0];
+    MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, t + 1, kPhases, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int p = 0; p < kPhases; ++p) samples[p].push_back((t[p + 1] - (p ? t[p] : start)) * 1e6);
+    totals.push_back((t[kPhases] - start) * 1e6);
+  }
+  Result result() const {
+    Result r;
+    for (int p = 0; p < kPhases; ++p) r.phase_us[p] = quantile(samples[p]);
+    r.total_us = quantile(totals);
+    return r;
+  }
+};
+
+void print_row(const char* name, const Result& r) {
+  std::printf("%-10s %9.1f %9.1f %9.1f %9.1f %9.1f", name, r.phase_us[0], r.phase_us[1],
+              r.phase_us[2], r.phase_us[3], r.total_us);
+  if (r.messages < 0)
+    std::printf(" %10s %9s\n", "-", "-");
+  else
+    std::printf(" %10.0f %9.0f\n", r.messages, r.packets);
 }
 
 // The floor of the staged scheme with MPI's own transport and no protocol: the root copies its
@@ -71,7 +89,7 @@ void critical_path(double t[kPhases + 1], std::vector<double> samples[kPhases],
 Result run_mpi(std::size_t bytes, bool staged) {
   const std::size_t n = bytes / sizeof(long);
   std::vector<long> src(n), buf(n), dst(n);
-  std::vector<double> samples[kPhases], totals;
+  Phases phases;
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   for (int it = 0; it < kWarmup + kIters; ++it) {
@@ -88,7 +106,7 @@ Result run_mpi(std::size_t bytes, bool staged) {
     t[1] = MPI_Wtime();
     if (staged) MPI_Barrier(MPI_COMM_WORLD);
     t[2] = MPI_Wtime();
-    long* from = me == 0 ? (staged ? buf.data() : src.data()) : (staged ? buf.data() : dst.data());
+    long* from = staged ? buf.data() : (me == 0 ? src.data() : dst.data());
     MPI_Bcast(from, static_cast<int>(n), MPI_LONG, 0, MPI_COMM_WORLD);
     if (staged && me != 0) std::memcpy(dst.data(), buf.data(), bytes);
     t[3] = MPI_Wtime();
@@ -98,12 +116,9 @@ Result run_mpi(std::size_t bytes, bool staged) {
       std::fprintf(stderr, "swcc_bulk_phases: rank %d received wrong data (mpi)\n", me);
       MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    if (it >= kWarmup) critical_path(t, samples, totals);
+    if (it >= kWarmup) phases.add(t);
   }
-  Result r;
-  for (int p = 0; p < kPhases; ++p) r.phase_us[p] = quantile(samples[p]);
-  r.total_us = quantile(totals);
-  return r;
+  return phases.result();
 }
 
 template <class D>
@@ -111,7 +126,7 @@ Result run(D& d, std::size_t bytes) {
   const std::size_t n = bytes / sizeof(long);
   auto buf = d.template alloc<long>(n);
   std::vector<long> src(n), dst(n);
-  std::vector<double> samples[kPhases], totals;
+  Phases phases;
   swcc::Stats s0{};
   for (int it = 0; it < kWarmup + kIters; ++it) {
     // Before the operation's first barrier: the root may leave that barrier, and its put may
@@ -132,15 +147,13 @@ Result run(D& d, std::size_t bytes) {
       std::fprintf(stderr, "swcc_bulk_phases: rank %d read wrong data\n", d.rank());
       MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    if (it >= kWarmup) critical_path(t, samples, totals);
+    if (it >= kWarmup) phases.add(t);
   }
   const swcc::Stats s1 = d.stats();
   double c[2] = {static_cast<double>(s1.messages - s0.messages),
                  static_cast<double>(s1.packets - s0.packets)};
   MPI_Allreduce(MPI_IN_PLACE, c, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  Result r;
-  for (int p = 0; p < kPhases; ++p) r.phase_us[p] = quantile(samples[p]);
-  r.total_us = quantile(totals);
+  Result r = phases.result();
   r.messages = c[0] / kIters;  // the counters include the barriers' traffic (none: MPI's)
   r.packets = c[1] / kIters;
   return r;
@@ -175,9 +188,7 @@ int main(int argc, char** argv) {
     const char* name = staged ? "mpi-staged" : "mpi";
     if (!selected(name)) continue;
     const Result r = run_mpi(bytes, staged);
-    if (me == 0)
-      std::printf("%-10s %9.1f %9.1f %9.1f %9.1f %9.1f %10s %9s\n", name, r.phase_us[0],
-                  r.phase_us[1], r.phase_us[2], r.phase_us[3], r.total_us, "-", "-");
+    if (me == 0) print_row(name, r);
   }
   for (const Case c :
        {Case{"swcc-64", 64, false}, Case{"swcc-4096", 4096, false}, Case{"swcc-sc", 64, true}}) {
@@ -187,9 +198,7 @@ int main(int argc, char** argv) {
     cfg.uncached = c.uncached;
     cfg.segment_bytes = (bytes + (1 << 16) + 4095) / 4096 * 4096;
     const Result r = swcc::with_dsm(MPI_COMM_WORLD, cfg, [&](auto& d) { return run(d, bytes); });
-    if (me == 0)
-      std::printf("%-10s %9.1f %9.1f %9.1f %9.1f %9.1f %10.0f %9.0f\n", c.name, r.phase_us[0],
-                  r.phase_us[1], r.phase_us[2], r.phase_us[3], r.total_us, r.messages, r.packets);
+    if (me == 0) print_row(c.name, r);
   }
   comops::finalize_mpi();
   return 0;

@@ -280,15 +280,15 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
                      Reduce::kMax);
   }
 
-  // Each timed participant's window: its stall, whether it could not read it, its length.
-  std::vector<double> windows(3 * static_cast<std::size_t>(np), 0.0);
+  // Each timed participant's window: its stall (-1: unreadable; a stall is never negative) and
+  // its length.
+  std::vector<double> windows(2 * static_cast<std::size_t>(np), 0.0);
   if (timed) {
-    const std::size_t at = 3 * static_cast<std::size_t>(rank);
-    windows[at] = stall.stall_us().value_or(0);
-    windows[at + 1] = stall.stall_us() ? 0 : 1;
-    windows[at + 2] = stall.window_us();
+    const std::size_t at = 2 * static_cast<std::size_t>(rank);
+    windows[at] = stall.stall_us().value_or(-1);
+    windows[at + 1] = stall.window_us();
   }
-  comm.allreduce(windows.data(), 3 * np, Reduce::kSum);
+  comm.allreduce(windows.data(), 2 * np, Reduce::kSum);
 
   std::vector<std::int64_t> counter_values;
   for (std::size_t i = 0; i < after.size(); ++i)
@@ -324,10 +324,9 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   std::vector<ParticipantStall> participants;
   for (int r = 0; r < np; ++r) {
     if (!op_is_timed(args, r)) continue;
-    const std::size_t at = 3 * static_cast<std::size_t>(r);
+    const std::size_t at = 2 * static_cast<std::size_t>(r);
     participants.push_back(
-        {windows[at + 1] == 0 ? std::optional<double>(windows[at]) : std::nullopt,
-         windows[at + 2]});
+        {windows[at] >= 0 ? std::optional<double>(windows[at]) : std::nullopt, windows[at + 1]});
   }
   const ParticipantStall worst = most_stalled(participants);
   out.cpu_stall_us = worst.stall_us;

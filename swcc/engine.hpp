@@ -182,8 +182,6 @@ class Engine {
   struct Request {
     using allocator_type = std::pmr::polymorphic_allocator<Access>;
     explicit Request(const allocator_type& a) : accesses(a) {}
-    Request(Request&& o, const allocator_type& a)
-        : sent(o.sent), accesses(std::move(o.accesses), a), start(o.start), backoff(o.backoff) {}
     MsgType sent = MsgType::kReadReq;  ///< kReadReq or kWriteReq
     std::pmr::vector<Access> accesses;
     double start = 0;

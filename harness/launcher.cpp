@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 #include <mpi.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -120,7 +122,50 @@ std::vector<std::string> launcher_command(const std::string& requested) {
   if (words.empty()) words.push_back(kDefaultMpiexec);
   words[0] = find_mpiexec(words[0]);
   check_launcher_flags(words);
+  check_host_name_resolves(words);
   return words;
+}
+
+std::string host_name_resolution_error(const std::string& host) {
+  addrinfo hints = {};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  if (rc == 0) {
+    ::freeaddrinfo(found);
+    return "";
+  }
+  return rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc);
+}
+
+bool launches_remote_proxies(const std::vector<std::string>& words) {
+  static const char* const kHostOptions[] = {"-f",        "-hostfile",      "-machinefile",
+                                             "-hosts",    "-host",          "-launcher",
+                                             "-launcher-exec", "-bootstrap", "-bootstrap-exec",
+                                             "-rmk"};
+  for (std::size_t i = 1; i < words.size(); ++i)
+    for (const char* option : kHostOptions)
+      if (words[i] == option || words[i] == std::string("-") + option) return true;
+  return allocation_tasks() > 0;  // inside salloc/sbatch Hydra starts a proxy on every node
+}
+
+void check_host_name_resolves(const std::vector<std::string>& words) {
+#ifndef OPEN_MPI
+  const std::string program = words.at(0).substr(words.at(0).find_last_of('/') + 1);
+  if (program.rfind("mpiexec", 0) != 0 && program.rfind("mpirun", 0) != 0) return;
+  if (!launches_remote_proxies(words)) return;
+  char name[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return;
+  const std::string why = host_name_resolution_error(name);
+  if (!why.empty())
+    throw RuntimeError(fmt::format(
+        "this machine's host name '{}' does not resolve ({}), and MPICH's launcher {} needs it "
+        "for a job on hosts: add a line such as '127.0.1.1 {}' to /etc/hosts",
+        name, why, words[0], name));
+#else
+  (void)words;  // Open MPI's launcher: not checked (its own message names the host)
+#endif
 }
 
 void check_launcher_flags(const std::vector<std::string>& words) {

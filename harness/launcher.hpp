@@ -52,9 +52,24 @@ std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_ro
 
 /// The launcher command: `requested`, else $COMOPS_MPIEXEC, else kDefaultMpiexec, split at white
 /// space into a program and its arguments ("mpiexec -f hosts" for a hostfile); the program resolved
-/// as find_mpiexec does. Throws RuntimeError when it cannot be found or the command is empty, and
-/// UsageError when check_launcher_flags refuses it.
+/// as find_mpiexec does. Throws RuntimeError when it cannot be found, the command is empty or
+/// check_host_name_resolves refuses it, and UsageError when check_launcher_flags refuses it.
 std::vector<std::string> launcher_command(const std::string& requested);
+
+/// Why `host` does not resolve to an address (getaddrinfo's message), or "" when it does.
+std::string host_name_resolution_error(const std::string& host);
+
+/// True when the launcher command `words` may start Hydra proxies on other hosts: it names hosts
+/// or a launcher (-f, -hosts, -launcher, ... with one dash or two), or comops runs inside a batch
+/// allocation. Their proxies connect back to this machine by its host name.
+bool launches_remote_proxies(const std::vector<std::string>& words);
+
+/// In a comops built against MPICH, when the launcher is Hydra (mpiexec*, mpirun*) and
+/// launches_remote_proxies: throws RuntimeError, naming the host and the /etc/hosts line to add,
+/// when this machine's own host name does not resolve. Hydra's proxies would print "unable to get
+/// host address" and exit, and mpiexec would wait for them forever. A job of this machine alone
+/// needs no host name and is not checked.
+void check_host_name_resolves(const std::vector<std::string>& words);
 
 /// The launcher options that pass these environment variables to every rank, on every host:
 /// none for MPICH's Hydra (it passes the whole environment); `-x NAME` each for Open MPI's

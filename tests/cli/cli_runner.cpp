@@ -6,9 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace comops_test {
 
@@ -16,13 +18,41 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path test_dir(const char* kind) {
+constexpr const char* kKinds[] = {"scratch", "io", "hosts"};
+
+// Removes the running test's paths (test_path) when it passed; when it failed, keeps them and
+// says where, so that a failure can be looked into and a passing suite leaves nothing in /tmp.
+class TestPathCleanup : public testing::EmptyTestEventListener {
+ public:
+  void OnTestEnd(const testing::TestInfo& info) override {
+    std::vector<fs::path> kept;
+    for (const char* kind : kKinds) {
+      const fs::path p = test_path(kind);
+      std::error_code ec;
+      if (!fs::exists(p, ec)) continue;
+      if (info.result()->Failed())
+        kept.push_back(p);
+      else
+        fs::remove_all(p, ec);
+    }
+    for (const auto& p : kept)
+      std::fprintf(stderr, "%s.%s failed: its files are kept in %s\n", info.test_suite_name(),
+                   info.name(), p.c_str());
+  }
+};
+
+[[maybe_unused]] const bool kCleanupRegistered = [] {
+  testing::UnitTest::GetInstance()->listeners().Append(new TestPathCleanup);
+  return true;
+}();
+
+}  // namespace
+
+fs::path test_path(const char* kind) {
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
   return fs::temp_directory_path() /
          fmt::format("comops-cli-{}-{}-{}", kind, ::getpid(), info ? info->name() : "none");
 }
-
-}  // namespace
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -32,14 +62,14 @@ std::string slurp(const fs::path& p) {
 }
 
 fs::path scratch() {
-  const fs::path dir = test_dir("scratch");
+  const fs::path dir = test_path("scratch");
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
 Outcome comops(const std::string& args, const std::string& env) {
-  const fs::path dir = test_dir("io");
+  const fs::path dir = test_path("io");
   fs::create_directories(dir);
   const std::string cmd = fmt::format("{} {} {} >{} 2>{} </dev/null", env, COMOPS_BINARY, args,
                                       (dir / "out").string(), (dir / "err").string());

@@ -16,6 +16,10 @@ struct Outcome {
 
 /// The file's whole text ("" when it cannot be read).
 std::string slurp(const std::filesystem::path& p);
+/// The running test's own path of `kind` ("scratch", "io" or "hosts") in $TMPDIR or /tmp,
+/// named by kind, process and test. Removed when the test passes; kept (and named on stderr) when
+/// it fails.
+std::filesystem::path test_path(const char* kind);
 /// A new empty directory for the running test (its earlier contents removed).
 std::filesystem::path scratch();
 /// Runs comops with `args` (shell words) after `env` (shell assignments or a command prefix such

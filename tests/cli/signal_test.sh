@@ -5,15 +5,16 @@
 set -euo pipefail
 comops=$1
 work=$(mktemp -d /tmp/comops-signal.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../background_job.sh"
+trap 'job_stop; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for sig in INT TERM; do
   rm -f "$work/r.json"
   # Long enough to be interrupted after its first row: many repetitions of large broadcasts.
-  "$comops" --backend=mpi --np=2 --op=broadcast --sizes=8,1M,4M,8M -n 20 -r 500 --no-limits \
-    --progress=never --json "$work/r.json" </dev/null >"$work/out" 2>"$work/err" &
-  pid=$!
+  job_start "$comops" --backend=mpi --np=2 --op=broadcast --sizes=8,1M,4M,8M -n 20 -r 500 \
+    --no-limits --progress=never --json "$work/r.json" </dev/null >"$work/out" 2>"$work/err"
+  pid=$job_pid
   for _ in $(seq 600); do
     /usr/bin/python3 -c "import json,sys; sys.exit(0 if json.load(open('$work/r.json'))['results'] else 1)" \
       2>/dev/null && break

@@ -254,7 +254,7 @@ TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
 
 std::string two_node_mpiexec() {
   // Outside scratch(), which empties the test's directory.
-  const fs::path hosts = fs::temp_directory_path() / fmt::format("comops-hosts-{}", ::getpid());
+  const fs::path hosts = test_path("hosts");
   std::ofstream(hosts) << "nodea:2\nnodeb:2\n";
   return fmt::format("{} -f {} -launcher ssh -launcher-exec {}/local_launcher.sh -n 4",
                      COMOPS_MPIEXEC, hosts.string(), COMOPS_TEST_DIR);

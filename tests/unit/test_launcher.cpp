@@ -225,3 +225,22 @@ TEST(UnderLauncher, DetectsLauncherVariables) {
 
 }  // namespace
 }  // namespace comops
+
+TEST(HostNameResolution, LocalhostResolvesFromTheHostsFile) {
+  // "localhost" is in every /etc/hosts: no name server is asked.
+  EXPECT_EQ(comops::host_name_resolution_error("localhost"), "");
+}
+
+TEST(LauncherCommand, HostfilesAndLaunchersMayStartRemoteProxies) {
+  ::unsetenv("SLURM_NTASKS");
+  EXPECT_FALSE(comops::launches_remote_proxies({"/usr/bin/mpiexec"}));
+  EXPECT_FALSE(comops::launches_remote_proxies({"/usr/bin/mpiexec", "-genv", "A", "1"}));
+  EXPECT_TRUE(comops::launches_remote_proxies({"/usr/bin/mpiexec", "-f", "hosts"}));
+  EXPECT_TRUE(comops::launches_remote_proxies({"/usr/bin/mpiexec", "--hostfile", "hosts"}));
+  EXPECT_TRUE(comops::launches_remote_proxies({"/usr/bin/mpiexec", "-hosts", "a,b"}));
+  EXPECT_TRUE(comops::launches_remote_proxies(
+      {"/usr/bin/mpiexec", "-launcher", "ssh", "-launcher-exec", "/x/ssh"}));
+  ::setenv("SLURM_NTASKS", "4", 1);
+  EXPECT_TRUE(comops::launches_remote_proxies({"/usr/bin/mpiexec"}));
+  ::unsetenv("SLURM_NTASKS");
+}

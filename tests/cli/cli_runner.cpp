@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -50,8 +51,9 @@ class TestPathCleanup : public testing::EmptyTestEventListener {
 
 fs::path test_path(const char* kind) {
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  return fs::temp_directory_path() /
-         fmt::format("comops-cli-{}-{}-{}", kind, ::getpid(), info ? info->name() : "none");
+  std::string test = info ? info->name() : "none";
+  std::replace(test.begin(), test.end(), '/', '_');  // a parameterised test's "Name/3"
+  return fs::temp_directory_path() / fmt::format("comops-cli-{}-{}-{}", kind, ::getpid(), test);
 }
 
 std::string slurp(const fs::path& p) {

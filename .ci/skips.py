@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Lists the tests that ctest skipped, each with its reason, from ctest's log of the last run.
 
-Usage: skips.py BUILD_DIR (reads BUILD_DIR/Testing/Temporary/LastTest.log). ctest names skipped
+Usage: skips.py [--expected REGEX] BUILD_DIR (reads BUILD_DIR/Testing/Temporary/LastTest.log). ctest names skipped
 tests ("The following tests did not run: ... (Skipped)") but --output-on-failure prints no output
 of theirs, so the reason would be lost; its log keeps every test's output (though it calls a skip
 "Test Passed."). A test skipped when its output holds a skip line that only a skip prints. Reasons are taken from the test's output: GoogleTest's
 "<file>:<line>: Skipped" and the lines after it, the "[rank R] SKIPPED <test>: <reason>" lines of
 tests/mpi_gtest_main.cpp and tests/gtest_main.cpp, or the "SKIP: <reason>" line of the shell tests.
-Always exits 0: the list is information, ctest's exit code is the verdict.
+Exits 0: the list is information, ctest's exit code is the verdict; with --expected, exits 1
+when a test whose name does not match REGEX (re.fullmatch) was skipped, naming it on an
+"unexpected skip:" line (CI, as root on a fresh root, expects only the skips a newcomer sees).
 """
 
 import re
@@ -51,8 +53,16 @@ def skipped(output):
 
 
 def main(argv):
+    expected = None
+    if len(argv) == 4 and argv[1] == "--expected":
+        try:
+            expected = re.compile(argv[2])
+        except re.error as e:
+            print(f"skips.py: error: --expected: not a regular expression: {e}", file=sys.stderr)
+            return 2
+        argv = [argv[0], argv[3]]
     if len(argv) != 2:
-        print("usage: skips.py BUILD_DIR", file=sys.stderr)
+        print("usage: skips.py [--expected REGEX] BUILD_DIR", file=sys.stderr)
         return 2
     path = f"{argv[1]}/Testing/Temporary/LastTest.log"
     try:
@@ -60,13 +70,16 @@ def main(argv):
             log = f.read()
     except OSError as e:
         print(f"== skipped tests: unknown ({path}: {e.strerror}) ==")
-        return 0
+        return 1 if expected else 0
     found = [(name, reasons(out) or ["no reason printed"])
              for name, out in outputs(log) if skipped(out)]
     print(f"== skipped tests: {len(found) or 'none'} ==")
     for name, why in found:
         print(f"{name}: {'; '.join(why)}")
-    return 0
+    unexpected = [name for name, _ in found if expected and not expected.fullmatch(name)]
+    for name in unexpected:
+        print(f"unexpected skip: {name} (only tests matching {expected.pattern} may skip here)")
+    return 1 if unexpected else 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs comops' Debian 12 dependencies (only those missing) and builds comops in Release under
 # build/ (or $COMOPS_BUILD_DIR). Run as root or with sudo available.
-# COMOPS_MPI=openmpi builds against Open MPI instead of MPICH (-DCOMOPS_MPI, README "Open MPI"):
+# COMOPS_MPI=openmpi builds against Open MPI instead of MPICH (-DCOMOPS_MPI, docs/mpi.md):
 # it also installs openmpi-bin and libopenmpi-dev, then puts the mpi, mpirun and
 # mpi-x86_64-linux-gnu alternatives back where they were (MPICH's when none was set), so that
 # installing Open MPI never changes the machine's default MPI silently.

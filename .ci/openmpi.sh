@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's Open MPI stage (README "Open MPI"), in the checkout where MPICH's build/ is done: setup.sh
+# CI's Open MPI stage (docs/mpi.md), in the checkout where MPICH's build/ is done: setup.sh
 # installs Open MPI and keeps MPICH the default MPI; a smoke run of every backend and op at small
 # sizes, validated (exit 1 on a wrong result); the unit and mpi labels; the Open MPI-only tests
 # (its launcher's options, --mpi-variant's MCA parameters), which an MPICH build skips. The whole

@@ -66,7 +66,7 @@ struct MeasureOptions {
 /// Sync::kBarrier, with Sync::kNone when percentiles are asked for (a clock read after each call).
 bool samples_calls(const MeasureOptions& options);
 
-/// Default iteration count for a message of `bytes` (documented in the README). measure_point
+/// Default iteration count for a message of `bytes` (documented in docs/running.md). measure_point
 /// lowers it further, to at least 1, so that one repetition takes about 0.1 s, judged from the
 /// slowest participant's warm-up (and the warm-up to about 0.1 s, judged from the first operation).
 int iterations_for(std::size_t bytes);

@@ -1,5 +1,5 @@
 // The descriptor of every COMOPS operation: the one place that says what an op is. A new op is
-// one entry here (and its key in comops/op.hpp); see "Adding an operation" in the README.
+// one entry here (and its key in comops/op.hpp); see "Adding an operation" in docs/contributing.md.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -47,7 +47,7 @@ struct SummaryTable {
 /// its parameters.
 std::vector<SummaryTable> summarize(const std::vector<Row>& rows, const SummaryLayout& layout);
 
-/// The tables as text (see harness/results_format.md and README), "" when there are none.
+/// The tables as text (see harness/results_format.md and docs/outputs.md), "" when there are none.
 std::string render_summary(const std::vector<SummaryTable>& tables);
 
 /// The tables as the JSON "summary" array (see harness/results_format.md).

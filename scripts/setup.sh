@@ -2,8 +2,8 @@
 # Installs comops' Debian 12 dependencies (only those missing) and builds comops in Release under
 # build/ (or $COMOPS_BUILD_DIR). Run as root, or as a user who may use sudo (only needed while
 # packages are missing).
-# COMOPS_MPI=openmpi builds against Open MPI instead of MPICH (-DCOMOPS_MPI, docs: README "Open
-# MPI"): it also installs openmpi-bin and libopenmpi-dev, then puts the mpi, mpirun and
+# COMOPS_MPI=openmpi builds against Open MPI instead of MPICH (-DCOMOPS_MPI, docs/mpi.md): it
+# also installs openmpi-bin and libopenmpi-dev, then puts the mpi, mpirun and
 # mpi-x86_64-linux-gnu alternatives back where they were (MPICH's when none was set), so that
 # installing Open MPI never changes the machine's default MPI silently.
 # Every failure ends with one line "setup.sh: error: ..." on stderr that says what failed and

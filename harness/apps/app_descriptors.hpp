@@ -1,5 +1,5 @@
 // The descriptors of the applications (--app): one file each under harness/apps/, appended to
-// the table of harness/op_descriptors.cpp (see "Adding an application" in the README).
+// the table of harness/op_descriptors.cpp (see "Adding an application" in docs/contributing.md).
 #pragma once
 
 #include "harness/op_descriptor.hpp"

@@ -1,11 +1,16 @@
-// The README against the binary: its option table names the options `comops --help` lists, with
-// the same defaults, and its links stay inside the repository and lead to files that exist.
+// The documentation against the binary and the tree: the option table of docs/running.md names
+// the options `comops --help` lists, with the same defaults; the links of the README, of docs/
+// and of the pages they send readers to stay inside the repository and lead to files (and, for a
+// Markdown file, to headings) that exist; the README stays a short front page that opens with the
+// two commands CI runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,16 +44,16 @@ std::string key(std::vector<std::string> names) {
   return k;
 }
 
-// The README's option table (header "| option | meaning | default |"): names -> default cell,
-// backticks removed. A cell holds no '|' of its own.
-std::map<std::string, std::string> readme_options(const std::string& readme) {
+// The option table of docs/running.md (header "| option | meaning | default |"): names ->
+// default cell, backticks removed. A cell holds no '|' of its own.
+std::map<std::string, std::string> doc_options(const std::string& doc) {
   std::map<std::string, std::string> out;
-  const auto at = readme.find("\n| option | meaning | default |\n");
+  const auto at = doc.find("\n| option | meaning | default |\n");
   if (at == std::string::npos) {
-    ADD_FAILURE() << "no option table in the README";
+    ADD_FAILURE() << "no option table in docs/running.md";
     return out;
   }
-  std::istringstream lines(readme.substr(at + 1));
+  std::istringstream lines(doc.substr(at + 1));
   std::string line;
   std::getline(lines, line);  // header
   std::getline(lines, line);  // |---|---|---|
@@ -116,38 +121,142 @@ TEST(Readme, OptionTableMatchesHelp) {
   EXPECT_EQ(help.at("--min-bytes -b"), "8");
   EXPECT_EQ(help.at("--output-dir -o"), "");
 
-  const auto readme = readme_options(slurp(kRepo / "README.md"));
+  const auto doc = doc_options(slurp(kRepo / "docs" / "running.md"));
   for (const auto& [names, def] : help) {
-    const auto it = readme.find(names);
-    if (it == readme.end()) {
-      ADD_FAILURE() << "--help has " << names << ", the README's option table does not";
+    const auto it = doc.find(names);
+    if (it == doc.end()) {
+      ADD_FAILURE() << "--help has " << names << ", the option table of docs/running.md does not";
       continue;
     }
-    EXPECT_EQ(it->second, def) << "default of " << names << " (README, then --help)";
+    EXPECT_EQ(it->second, def) << "default of " << names << " (docs/running.md, then --help)";
   }
-  for (const auto& [names, def] : readme)
+  for (const auto& [names, def] : doc)
     EXPECT_TRUE(help.count(names))
-        << "the README's option table has " << names << ", --help does not";
+        << "the option table of docs/running.md has " << names << ", --help does not";
+}
+
+// GitHub's anchor of a Markdown heading's text: lower case, every character but letters, digits,
+// spaces, '-' and '_' dropped (bytes of non-ASCII letters such as µ kept), spaces as '-'.
+std::string anchor_of(const std::string& heading) {
+  std::string a;
+  for (const char c : heading) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || u >= 0x80)
+      a += static_cast<char>(std::tolower(u));
+    else if (c == ' ')
+      a += '-';
+  }
+  return a;
+}
+
+// The anchors of a Markdown file's headings (outside fenced code blocks), a repeated one with
+// GitHub's suffixes -1, -2, ...
+std::set<std::string> anchors(const std::string& markdown) {
+  std::set<std::string> out;
+  std::map<std::string, int> seen;
+  std::istringstream lines(markdown);
+  bool fenced = false;
+  static const std::regex kHeading(R"(^#{1,6} +(.*?) *#* *$)");
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("```", 0) == 0) fenced = !fenced;
+    std::smatch m;
+    if (fenced || !std::regex_match(line, m, kHeading)) continue;
+    const std::string a = anchor_of(m[1].str());
+    const int n = seen[a]++;
+    out.insert(n == 0 ? a : a + "-" + std::to_string(n));
+  }
+  return out;
+}
+
+// The Markdown pages whose links are checked: the README, every page of docs/, and the pages the
+// documentation moved text into.
+std::vector<fs::path> checked_pages() {
+  std::vector<fs::path> pages = {"README.md", "swcc/README.md", "results/README.md",
+                                 "results/swcc-bench/NOTES.md", "results/apps/np2/NOTES.md"};
+  std::vector<fs::path> docs;
+  for (const auto& e : fs::directory_iterator(kRepo / "docs"))
+    if (e.path().extension() == ".md") docs.push_back(fs::relative(e.path(), kRepo));
+  std::sort(docs.begin(), docs.end());
+  pages.insert(pages.end(), docs.begin(), docs.end());
+  return pages;
+}
+
+// The links of page (a path from the repository root) that are not web addresses: each resolves,
+// from the page's directory, to a path inside the repository that exists; an anchor into a
+// Markdown file (the page itself for "#..." alone) names one of its headings. Returns the count.
+int check_links(const fs::path& page) {
+  const std::string text = slurp(kRepo / page);
+  EXPECT_FALSE(text.empty()) << page;
+  static const std::regex kLink(R"(\]\(([^)\s]+)\))");
+  int links = 0;
+  for (std::sregex_iterator it(text.begin(), text.end(), kLink), end; it != end; ++it) {
+    const std::string target = (*it)[1].str();
+    if (target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0) continue;
+    const auto hash = target.find('#');
+    const std::string file = target.substr(0, hash);
+    const std::string anchor = hash == std::string::npos ? "" : target.substr(hash + 1);
+    const fs::path rel =
+        file.empty() ? page : (page.parent_path() / fs::path(file)).lexically_normal();
+    ++links;
+    EXPECT_FALSE(fs::path(file).is_absolute()) << page << ": " << target;
+    EXPECT_NE(rel.begin()->string(), "..") << page << ": " << target << " leaves the repository";
+    if (!fs::exists(kRepo / rel)) {
+      ADD_FAILURE() << page << ": " << target << " does not exist";
+      continue;
+    }
+    if (!anchor.empty() && rel.extension() == ".md") {
+      EXPECT_TRUE(anchors(slurp(kRepo / rel)).count(anchor))
+          << page << ": " << target << ": no heading with that anchor in " << rel;
+    }
+  }
+  return links;
 }
 
 TEST(Readme, LinksStayInsideTheRepositoryAndExist) {
   const std::string readme = slurp(kRepo / "README.md");
   ASSERT_FALSE(readme.empty());
   EXPECT_EQ(readme.find("../"), std::string::npos) << "a path that leaves the repository";
-  static const std::regex kLink(R"(\]\(([^)\s]+)\))");
-  int links = 0;
-  for (std::sregex_iterator it(readme.begin(), readme.end(), kLink), end; it != end; ++it) {
-    std::string target = (*it)[1].str();
-    if (target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0) continue;
-    target = target.substr(0, target.find('#'));
-    if (target.empty()) continue;  // an anchor in the README itself
-    ++links;
-    const fs::path rel = fs::path(target).lexically_normal();
-    EXPECT_FALSE(rel.is_absolute()) << target;
-    EXPECT_NE(rel.begin()->string(), "..") << target;
-    EXPECT_TRUE(fs::exists(kRepo / rel)) << target << " does not exist";
+  EXPECT_GT(check_links("README.md"), 10);
+}
+
+TEST(Readme, DocsLinksStayInsideTheRepositoryAndExist) {
+  int docs = 0;
+  for (const fs::path& page : checked_pages()) {
+    if (page == "README.md") continue;
+    const int links = check_links(page);
+    if (page.begin()->string() == "docs") {
+      ++docs;
+      EXPECT_GT(links, 0) << page << " links to nothing";
+    }
   }
-  EXPECT_GT(links, 10);
+  EXPECT_GE(docs, 8) << "docs/ lost pages";
+}
+
+TEST(Readme, AnchorsAreGitHubs) {
+  EXPECT_EQ(anchor_of("Timing method (`--sync`)"), "timing-method---sync");
+  EXPECT_EQ(anchor_of("EM3D at 10 % remote edges (issue 10)"), "em3d-at-10--remote-edges-issue-10");
+  EXPECT_EQ(anchor_of("track.py: regression tracking"), "trackpy-regression-tracking");
+  const auto a = anchors("# A\n```sh\n# not a heading\n```\n## A\n## B c\n");
+  EXPECT_EQ(a, (std::set<std::string>{"a", "a-1", "b-c"}));
+}
+
+// The README is a front page: under 200 lines, and its first sh block opens with the two
+// commands CI extracts and runs, verbatim.
+TEST(Readme, IsAShortFrontPageThatOpensWithTheTwoCommands) {
+  const std::string readme = slurp(kRepo / "README.md");
+  ASSERT_FALSE(readme.empty());
+  EXPECT_LT(lines(readme), 200);
+  const auto at = readme.find("```sh\n");
+  ASSERT_NE(at, std::string::npos) << "no sh block";
+  std::istringstream block(readme.substr(at + 6));
+  std::string first, second;
+  std::getline(block, first);
+  std::getline(block, second);
+  EXPECT_EQ(first.rfind("bash scripts/setup.sh && build/comops --output-dir results/latest", 0), 0u)
+      << first;
+  EXPECT_EQ(second.rfind("bash scripts/setup.sh && ctest --test-dir build --output-on-failure", 0),
+            0u)
+      << second;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Unit tests of the op descriptors (harness/op_descriptor.hpp) as the one place that describes an
 // op: the table is complete and consistent, every backend's op table refers to described ops
 // only, the binder finds exactly what a table holds, and --op / --reduce-op accept exactly the
-// descriptors' names and aliases. The README's "Adding an operation" relies on these checks.
+// descriptors' names and aliases. "Adding an operation" in docs/contributing.md relies on these
+// checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>

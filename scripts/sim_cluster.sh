@@ -254,7 +254,7 @@ pid_ns=(--pid)
 [[ \$pid == "\$(awk '\$1 == "simhead" { print \$2 }' "$run_dir/pids")" ]] && pid_ns=()
 affinity=()
 [[ -n \$cpus && \$cpus != all ]] && affinity=(taskset -c "\$cpus")
-exec "\${affinity[@]}" nsenter -t "\$pid" --net --uts --ipc --mount "\${pid_ns[@]}" --wd="\$PWD" -- "\$@"
+exec "\${affinity[@]}" nsenter -t "\$pid" --net --uts --ipc --mount --root "\${pid_ns[@]}" --wd="\$PWD" -- "\$@"
 EOF
 # ssh [ssh options] HOST COMMAND...: what Hydra's ssh launcher calls; like ssh, it joins COMMAND's
 # words with spaces and hands the line to a shell on HOST.
@@ -288,7 +288,7 @@ export SIM_CPUS_PER_HOST=$cpus_per_host
 
 # In the background so that a trapped SIGTERM is handled at once; stdin passed on explicitly.
 rc=0
-nsenter -t "$head_pid" --net --uts --ipc --mount --wd="$PWD" -- "$@" <&0 &
+nsenter -t "$head_pid" --net --uts --ipc --mount --root --wd="$PWD" -- "$@" <&0 &
 cmd_pid=$!
 wait "$cmd_pid" 2>/dev/null || rc=$?  # no "Killed" job notice; the status says it
 exit "$rc"

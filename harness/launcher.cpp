@@ -140,10 +140,9 @@ std::string host_name_resolution_error(const std::string& host) {
 }
 
 bool launches_remote_proxies(const std::vector<std::string>& words) {
-  static const char* const kHostOptions[] = {"-f",        "-hostfile",      "-machinefile",
-                                             "-hosts",    "-host",          "-launcher",
-                                             "-launcher-exec", "-bootstrap", "-bootstrap-exec",
-                                             "-rmk"};
+  static const char* const kHostOptions[] = {
+      "-f",        "-hostfile",      "-machinefile", "-hosts",          "-host",
+      "-launcher", "-launcher-exec", "-bootstrap",   "-bootstrap-exec", "-rmk"};
   for (std::size_t i = 1; i < words.size(); ++i)
     for (const char* option : kHostOptions)
       if (words[i] == option || words[i] == std::string("-") + option) return true;

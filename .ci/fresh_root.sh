@@ -1,7 +1,7 @@
 # A fresh Debian 12 root for CI, as a newcomer's new machine: Debian's minbase from this machine's
 # own apt sources, a clone of the checkout in /root/comops, the mounts the tests need, and the
 # machine's host name resolving inside. Sourced by .ci/run (bash, root); the functions:
-#   fresh_root_make DIR CHECKOUT   make the root in DIR (must not exist) with CHECKOUT cloned
+#   fresh_root_make DIR CHECKOUT   make the root in DIR (absent or empty) with CHECKOUT cloned
 #   fresh_root_run DIR COMMAND     run COMMAND (one bash -c string) as root in /root/comops,
 #                                  with a login's minimal environment; returns its exit status
 #   fresh_root_remove DIR          end every process inside, unmount, delete (safe to repeat)
@@ -72,6 +72,11 @@ fresh_root_processes() {
   return 0
 }
 
+# The mount points at DIR or below it.
+fresh_root_mounts() {
+  awk -v d="$1" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo
+}
+
 fresh_root_remove() {
   local dir=$1 pids
   [[ -d $dir ]] || return 0
@@ -85,9 +90,8 @@ fresh_root_remove() {
   local m
   while read -r m; do
     umount -l "$m" 2>/dev/null
-  done < <(awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r)
-  if awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { found = 1 } END { exit !found }' \
-      /proc/self/mountinfo; then
+  done < <(fresh_root_mounts "$dir" | sort -r)
+  if [[ -n $(fresh_root_mounts "$dir") ]]; then
     echo "fresh_root: error: $dir still has mounts; not deleting it" >&2
     return 1
   fi

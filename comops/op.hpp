@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -55,19 +56,21 @@ enum class OpKind {
 /// Reduction used by Comm::allreduce.
 enum class Reduce { kMin, kMax, kSum };
 
-/// The element-wise reduction an op performs: kMax for reduce-max and allreduce-max, kSum for
-/// reduce-sum and allreduce-sum. Throws std::logic_error for an op that reduces nothing.
+/// The ops that reduce, each with its element-wise reduction: the key list's companion (a new
+/// reduction is a line here beside its key).
+inline constexpr std::pair<OpKind, Reduce> kReductions[] = {
+    {OpKind::kReduceMax, Reduce::kMax},
+    {OpKind::kReduceSum, Reduce::kSum},
+    {OpKind::kAllreduceMax, Reduce::kMax},
+    {OpKind::kAllreduceSum, Reduce::kSum},
+};
+
+/// The element-wise reduction an op performs (kReductions). Throws std::logic_error for an op
+/// that reduces nothing.
 inline Reduce reduction_of(OpKind op) {
-  switch (op) {
-    case OpKind::kReduceMax:
-    case OpKind::kAllreduceMax:
-      return Reduce::kMax;
-    case OpKind::kReduceSum:
-    case OpKind::kAllreduceSum:
-      return Reduce::kSum;
-    default:
-      throw std::logic_error("reduction_of: the op reduces nothing");
-  }
+  for (const auto& [kind, reduce] : kReductions)
+    if (kind == op) return reduce;
+  throw std::logic_error("reduction_of: the op reduces nothing");
 }
 
 /// Thrown for bad input the user can fix (exit code 2).
@@ -181,26 +184,27 @@ struct OpEntry {
 };
 
 /// The ops a configured backend implements, each kind at most once; the harness binds an op of a
-/// point through this table (harness/op_binder.hpp).
+/// point through this table (harness/op_binder.hpp). A backend's table is generated from the op
+/// list in its CMakeLists.txt (comops_add_ops, cmake/comops_ops.cmake): each op file gives its
+/// entries with op_entries.
 using OpTable = std::vector<OpEntry>;
 
-/// A backend's factory that takes the configured backend's setting first (the shm scheme, the
-/// swcc block size), and the op it builds.
-template <class Setting>
-struct OpMaker {
-  OpKind kind;
-  std::unique_ptr<OpInstance> (*make)(Setting, Comm&, const Args&, Buffers&);
-};
-
-/// The op table of a list of makers, each bound to one setting.
-template <class Setting, std::size_t N>
-OpTable bind_makers(const OpMaker<Setting> (&makers)[N], const std::decay_t<Setting>& setting) {
+/// One entry per kind, each built by make: an op file's entries ({kReduceMax, kReduceSum}).
+inline OpTable op_entries(std::initializer_list<OpKind> kinds, const OpFactory& make) {
   OpTable table;
-  for (const OpMaker<Setting>& m : makers)
-    table.push_back({m.kind, [make = m.make, setting](Comm& comm, const Args& args, Buffers& bufs) {
-                       return make(setting, comm, args, bufs);
-                     }});
+  for (OpKind kind : kinds) table.push_back({kind, make});
   return table;
+}
+
+/// One entry per kind, each built by a factory that takes the configured backend's setting first
+/// (the shm scheme, the swcc configuration), bound to setting.
+template <class Setting>
+OpTable op_entries(std::initializer_list<OpKind> kinds,
+                   std::unique_ptr<OpInstance> (*make)(Setting, Comm&, const Args&, Buffers&),
+                   const std::decay_t<Setting>& setting) {
+  return op_entries(kinds, [make, setting](Comm& comm, const Args& args, Buffers& bufs) {
+    return make(setting, comm, args, bufs);
+  });
 }
 
 /// How a backend's participants are realised; decides how the harness binds them.

@@ -40,7 +40,7 @@ std::int64_t parse_value(const std::string& option, const AppParam& p, const std
 std::vector<std::string> app_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors())
-    if (d.app) words.emplace_back(d.name);
+    if (d.app()) words.emplace_back(d.name);
   return words;
 }
 
@@ -57,7 +57,7 @@ std::vector<OpKind> select_apps(const std::vector<std::string>& names) {
   for (const std::string& n : names) {
     const auto& all = op_descriptors();
     const auto it = std::find_if(all.begin(), all.end(),
-                                 [&](const OpDescriptor& d) { return d.app && d.name == n; });
+                                 [&](const OpDescriptor& d) { return d.app() && d.name == n; });
     if (it == all.end())
       throw UsageError(
           fmt::format("unknown app '{}' (available: {})", n, fmt::join(app_words(), ", ")));

@@ -314,7 +314,7 @@ Config parse_command_line(int argc, char** argv,
   };
   std::vector<AppOption> app_options;
   for (const OpDescriptor& d : op_descriptors())
-    if (d.app) {
+    if (d.app()) {
       AppOption& o = app_options.emplace_back();
       o.app = &d;
       o.texts.reserve(d.params.size());  // the options keep pointers to the texts
@@ -453,8 +453,8 @@ Config parse_command_line(int argc, char** argv,
     throw UsageError(
         "--pair applies to pingpong, pingpong-nb, stream-bw and the one-sided ops, which --op "
         "does not select");
-  if (app.count("--window") &&
-      std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_descriptor(k).windowed; }))
+  if (app.count("--window") && std::none_of(c.ops.begin(), c.ops.end(),
+                                            [](OpKind k) { return op_descriptor(k).windowed(); }))
     throw UsageError("--window applies to stream-bw, which --op does not select");
   if (c.progress != "auto" && c.progress != "always" && c.progress != "lines" &&
       c.progress != "never")

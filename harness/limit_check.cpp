@@ -11,7 +11,7 @@ namespace comops {
 
 std::optional<BwCeiling> bw_ceiling(const PointResult& p, const MachineLimits& limits) {
   const Args& a = p.args;
-  if (!op_has_data(a.op) || a.bytes == 0 || p.nodes > 1) return std::nullopt;
+  if (!op_moves_data(a.op) || a.bytes == 0 || p.nodes > 1) return std::nullopt;
   const int shared_by = op_descriptor(a.op).ceiling_shared_by(a);
   if (shared_by < 1 || a.np < 1) return std::nullopt;
   const auto single = limits.memcpy_GBps.find(a.bytes);

@@ -146,7 +146,7 @@ std::int64_t validate_back_to_back(Comm& comm, OpInstance& inst, const Args& arg
   comm.barrier();
   // A passive target takes no part in a call: what the origin put is in place, and the target
   // may refill what the origin gets, only after a barrier (the timed loop checks no data).
-  const bool passive = op_descriptor(args.op).passive_target;
+  const bool passive = op_descriptor(args.op).passive_target();
   run_calls(comm, inst, passive ? Sync::kBarrier : opt.sync, kValidationOps, nullptr, [&](int i) {
     if (i == 0) return;
     if (passive) comm.barrier();

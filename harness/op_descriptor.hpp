@@ -23,40 +23,56 @@ struct AppParam {
   std::int64_t max;           ///< largest accepted value
 };
 
+/// Who takes part in an op and what its time is.
+enum class Timing {
+  /// Every participant runs it; the time is the max over participants (min, avg beside it).
+  kCollective,
+  /// A round trip between participants 0 and 1 while the others idle: only those two are timed,
+  /// the time is an RTT (latency = RTT/2, rate = size/RTT) and --pair chooses the pair.
+  kRoundTrip,
+  /// A window of Args::window messages from participant 0 to 1, then an ack (osu_bw's method):
+  /// only those two are timed, the time is per window and the bandwidth window x size / time.
+  kWindow,
+  /// One-sided (put, get): participant 0, the origin, writes into or reads from participant 1's
+  /// exposed buffer while the others idle; only the origin is timed and --pair chooses the pair.
+  kOrigin,
+};
+
+/// Which selection runs an op: --op=comops (the default), --op=all only, or --app.
+enum class OpSet {
+  kComops,  ///< one of the COMOPS paper's operations
+  kExtra,   ///< the ops OSU and IMB users expect beside them: run when named or with --op=all
+  kApp,     ///< an application (--app), not an op: not in --op, comops or all
+};
+
+/// Whether an op has a root participant (Args::root): broadcast, reduce, gather, scatter.
+enum class Rooting { kNone, kRooted };
+
+/// Whether an op moves data: the sweep gives it message sizes and its rows a bandwidth; kNone
+/// runs once per participant count at 0 bytes (barrier, the applications).
+enum class Payload { kSized, kNone };
+
+/// How a one-sided op's calls complete at the target: kActive, inside an epoch both sides open
+/// and close; kPassive, by the origin alone, so validation puts a barrier between its calls.
+enum class Target { kActive, kPassive };
+
+/// A reduction's names: --op=WORD picks it when --reduce-op=ALIAS ("reduce", "max" is
+/// reduce-max); both empty for an op that reduces nothing.
+struct ReductionNames {
+  std::string_view word;
+  std::string_view alias;
+};
+
 struct OpDescriptor {
   OpKind kind;
   /// On the command line and in every table, result row and gbench name ("reduce-max").
   std::string_view name;
-  /// Non-empty for a reduction that its reduce_word (and comops, all) picks when --reduce-op
-  /// names this word ("max", "sum"); empty for every other op.
-  std::string_view reduce_alias;
-  /// The --op word that picks this reduction together with the others of its kind, by
-  /// --reduce-op: "reduce" (to a root) or "allreduce"; the name is reduce_word-reduce_alias.
-  /// Empty for every op that is no reduction.
-  std::string_view reduce_word = {};
-  /// Has a root participant (Args::root): broadcast, reduce, gather, scatter.
-  bool rooted;
-  /// Moves data, so the sweep gives it message sizes and its rows a bandwidth; false: it runs
-  /// once per participant count at 0 bytes (barrier).
-  bool moves_data;
-  /// A round trip between participants 0 and 1 while the others idle: only those two are timed,
-  /// the time is an RTT (latency = RTT/2, rate = size/RTT) and --pair chooses the pair.
-  bool pingpong;
-  /// Runs between participants 0 and 1 while the others idle (--pair chooses participant 1;
-  /// only those two are timed): every ping-pong, and the streaming bandwidth test.
-  bool pair = false;
-  /// Moves a window of Args::window messages per operation (stream-bw, osu_bw's method): its
-  /// time is per window and its bandwidth window x size / time, named so in every table.
-  bool windowed = false;
-  /// One of the COMOPS paper's operations: --op=comops (the default) runs these; the others
-  /// (the ops OSU and IMB users expect beside them) run when named or with --op=all.
-  bool comops_set;
-  /// One-sided (put, get): participant 0, the origin, writes into or reads from participant 1's
-  /// exposed buffer while the others idle; only the origin is timed and --pair chooses the pair.
-  bool one_sided = false;
-  /// The target takes no part in a call (passive-target one-sided ops): the data of a call is
-  /// complete at the target only after a barrier, so validation puts one between its calls.
-  bool passive_target = false;
+  Timing timing = Timing::kCollective;
+  OpSet set = OpSet::kExtra;
+  Rooting rooting = Rooting::kNone;
+  Payload payload = Payload::kSized;
+  Target target = Target::kActive;
+  ReductionNames reduction = {};
   /// Smallest participant count the op makes sense with.
   int min_np;
   /// Elements of participant rank's send and receive buffers (Args::count elements per block).
@@ -78,12 +94,22 @@ struct OpDescriptor {
   int (*ceiling_shared_by)(const Args& args);
   /// The line under each table title that defines the time and bandwidth columns.
   std::string_view definition;
-  /// An application (--app), not an op: not in --op, comops or all; runs once per participant
-  /// count and combination of its parameters (moves_data false), its result still checked
-  /// exactly (fill and expected over its receive buffers).
-  bool app = false;
   /// An application's parameters, each an option --NAME-PARAM (empty for an op).
   std::vector<AppParam> params = {};
+
+  bool rooted() const { return rooting == Rooting::kRooted; }
+  bool moves_data() const { return payload == Payload::kSized; }
+  bool pingpong() const { return timing == Timing::kRoundTrip; }
+  /// Runs between participants 0 and 1 while the others idle (--pair chooses participant 1):
+  /// every ping-pong and the streaming bandwidth test.
+  bool pair() const { return timing == Timing::kRoundTrip || timing == Timing::kWindow; }
+  bool windowed() const { return timing == Timing::kWindow; }
+  bool one_sided() const { return timing == Timing::kOrigin; }
+  bool passive_target() const { return target == Target::kPassive; }
+  bool comops_set() const { return set == OpSet::kComops; }
+  /// An application (--app): runs once per participant count and combination of its
+  /// parameters, its result still checked exactly (fill and expected over its receive buffers).
+  bool app() const { return set == OpSet::kApp; }
 };
 
 /// Every descriptor, in the order a sweep runs the ops and the CLI lists them.

@@ -10,14 +10,14 @@
 namespace comops {
 namespace {
 
-bool is_reduction(const OpDescriptor& d) { return !d.reduce_alias.empty(); }
+bool is_reduction(const OpDescriptor& d) { return !d.reduction.alias.empty(); }
 
 // The reductions' --op words in the order of the descriptors: "reduce", "allreduce".
 std::vector<std::string> reduce_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors())
-    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_word) == words.end())
-      words.emplace_back(d.reduce_word);
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduction.word) == words.end())
+      words.emplace_back(d.reduction.word);
   return words;
 }
 
@@ -32,9 +32,9 @@ std::string one_of(const std::vector<std::string>& words) {
 std::vector<std::string> op_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors()) {
-    if (d.app) continue;  // --app
-    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_word) == words.end())
-      words.emplace_back(d.reduce_word);
+    if (d.app()) continue;  // --app
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduction.word) == words.end())
+      words.emplace_back(d.reduction.word);
     words.emplace_back(d.name);
   }
   words.emplace_back("comops");
@@ -45,8 +45,8 @@ std::vector<std::string> op_words() {
 std::vector<std::string> reduce_op_words() {
   std::vector<std::string> words;
   for (const OpDescriptor& d : op_descriptors())
-    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduce_alias) == words.end())
-      words.emplace_back(d.reduce_alias);
+    if (is_reduction(d) && std::find(words.begin(), words.end(), d.reduction.alias) == words.end())
+      words.emplace_back(d.reduction.alias);
   return words;
 }
 
@@ -77,7 +77,7 @@ std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
       throw UsageError(fmt::format("unknown --reduce-op '{}' (expected {})", r, one_of(aliases)));
   // A reduction runs only when --reduce-op names its alias, whichever word picked it.
   const auto reduce_op_named = [&](const OpDescriptor& d) {
-    return std::find(reduce_names.begin(), reduce_names.end(), d.reduce_alias) !=
+    return std::find(reduce_names.begin(), reduce_names.end(), d.reduction.alias) !=
            reduce_names.end();
   };
   const std::vector<std::string> by_reduce_op = reduce_words();
@@ -88,7 +88,7 @@ std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
         std::find(by_reduce_op.begin(), by_reduce_op.end(), n) != by_reduce_op.end();
     std::vector<OpKind> add;
     for (const OpDescriptor& d : op_descriptors()) {
-      if (d.app) {
+      if (d.app()) {
         if (d.name == n)
           throw UsageError(
               fmt::format("'{}' is an application, not an op: run it with --app={}", n, n));
@@ -96,9 +96,9 @@ std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
       }
       bool take = d.name == n;
       if (every || paper)
-        take = (every || d.comops_set) && (!is_reduction(d) || reduce_op_named(d));
+        take = (every || d.comops_set()) && (!is_reduction(d) || reduce_op_named(d));
       else if (family)
-        take = d.reduce_word == n && reduce_op_named(d);
+        take = d.reduction.word == n && reduce_op_named(d);
       if (take) add.push_back(d.kind);
     }
     if (add.empty() && !every && !paper && !family)

@@ -1,6 +1,6 @@
 // What --op and --reduce-op accept and what they pick, from the op descriptors: every op's name,
 // "reduce" and "allreduce" (the reductions of that kind --reduce-op names: the descriptors'
-// reduce_word), "comops" (the paper's set, the default) and "all".
+// reduction.word), "comops" (the paper's set, the default) and "all".
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace comops {
 
-/// The words --op accepts, in the order --help lists them: every op's name, each reduce_word
+/// The words --op accepts, in the order --help lists them: every op's name, each reduction word
 /// ("reduce", "allreduce") just before the first reduction of its kind, then "comops" and "all".
 std::vector<std::string> op_words();
 

@@ -20,7 +20,7 @@ const std::vector<OpKind>& all_ops() {
   static const std::vector<OpKind> ops = [] {
     std::vector<OpKind> v;
     for (const OpDescriptor& d : op_descriptors())
-      if (!d.app) v.push_back(d.kind);
+      if (!d.app()) v.push_back(d.kind);
     return v;
   }();
   return ops;
@@ -30,13 +30,13 @@ const std::vector<OpKind>& all_apps() {
   static const std::vector<OpKind> apps = [] {
     std::vector<OpKind> v;
     for (const OpDescriptor& d : op_descriptors())
-      if (d.app) v.push_back(d.kind);
+      if (d.app()) v.push_back(d.kind);
     return v;
   }();
   return apps;
 }
 
-bool op_is_app(OpKind kind) { return op_descriptor(kind).app; }
+bool op_is_app(OpKind kind) { return op_descriptor(kind).app(); }
 
 std::string_view op_name(OpKind kind) { return op_descriptor(kind).name; }
 
@@ -46,8 +46,7 @@ std::optional<OpKind> parse_op(std::string_view name) {
   return std::nullopt;
 }
 
-bool op_has_data(OpKind kind) { return op_descriptor(kind).moves_data; }
-bool op_takes_size(OpKind kind) { return op_descriptor(kind).moves_data; }
+bool op_moves_data(OpKind kind) { return op_descriptor(kind).moves_data(); }
 int op_min_np(OpKind kind) { return op_descriptor(kind).min_np; }
 
 std::size_t send_count(const Args& a, int rank) { return op_descriptor(a.op).send_count(a, rank); }
@@ -55,25 +54,25 @@ std::size_t recv_count(const Args& a, int rank) { return op_descriptor(a.op).rec
 
 bool op_is_pair(OpKind kind) {
   const OpDescriptor& d = op_descriptor(kind);
-  return d.pair || d.one_sided;
+  return d.pair() || d.one_sided();
 }
 
 std::string_view time_column(OpKind kind) {
   const OpDescriptor& d = op_descriptor(kind);
-  return d.pingpong ? "RTT_us" : d.windowed ? "window_us" : "time_us";
+  return d.pingpong() ? "RTT_us" : d.windowed() ? "window_us" : "time_us";
 }
 std::string_view time_word(OpKind kind) {
   const OpDescriptor& d = op_descriptor(kind);
-  return d.pingpong ? "RTT" : d.windowed ? "time per window" : "time";
+  return d.pingpong() ? "RTT" : d.windowed() ? "time per window" : "time";
 }
 std::string_view bw_column(OpKind kind) {
-  return op_descriptor(kind).windowed ? "stream_GBps" : "bw_GBps";
+  return op_descriptor(kind).windowed() ? "stream_GBps" : "bw_GBps";
 }
 
 bool op_is_timed(const Args& a, int rank) {
   const OpDescriptor& d = op_descriptor(a.op);
-  if (d.one_sided) return rank == 0;
-  return !d.pair || rank < 2;
+  if (d.one_sided()) return rank == 0;
+  return !d.pair() || rank < 2;
 }
 
 Elem pattern(std::uint64_t seed, int rank, std::size_t index) {
@@ -88,7 +87,7 @@ void fill_inputs(const Args& a, int rank, std::uint64_t seed, Buffers& b) {
 
 std::int64_t count_wrong(const Args& a, int rank, std::uint64_t seed, const Buffers& b) {
   const OpDescriptor& d = op_descriptor(a.op);
-  if (!d.moves_data && !d.app) return 0;
+  if (!d.moves_data() && !d.app()) return 0;
   std::int64_t wrong = 0;
   const std::size_t n = d.recv_count(a, rank);
   for (std::size_t i = 0; i < n; ++i) wrong += b.recv[i] != d.expected(a, rank, seed, i);

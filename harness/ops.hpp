@@ -30,12 +30,9 @@ std::string_view op_name(OpKind kind);
 /// Parses one op name; "reduce" and "all" are not accepted here (harness/op_selection.hpp).
 std::optional<OpKind> parse_op(std::string_view name);
 
-/// True when the op moves data (all but barrier).
-bool op_has_data(OpKind kind);
-
-/// True for the ops whose message size is swept (the ops that move data; barrier runs once at 0
-/// bytes).
-bool op_takes_size(OpKind kind);
+/// True for the ops that move data, whose message size the sweep varies; false for barrier and
+/// the applications, which run once per participant count at 0 bytes.
+bool op_moves_data(OpKind kind);
 
 /// Smallest participant count the op makes sense with (2 for ping-pong, 1 otherwise).
 int op_min_np(OpKind kind);

@@ -17,8 +17,8 @@ Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscri
   Row r;
   r.point = p;
   const double t = p.time_max_us;
-  if (op_has_data(p.args.op) && t > 0) r.bw_GBps = op_bytes_moved(p.args) / t / 1e3;
-  if (op_descriptor(p.args.op).pingpong && t > 0) {
+  if (op_moves_data(p.args.op) && t > 0) r.bw_GBps = op_bytes_moved(p.args) / t / 1e3;
+  if (op_descriptor(p.args.op).pingpong() && t > 0) {
     r.latency_us = t / 2;
     r.rate_GBps = static_cast<double>(p.args.bytes) / t / 1e3;
   }
@@ -74,11 +74,11 @@ nlohmann::json to_json(const Row& r) {
       {"tables", tables},
   };
   if (op_is_pair(p.args.op)) j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);
-  if (op_descriptor(p.args.op).pingpong) {
+  if (op_descriptor(p.args.op).pingpong()) {
     j["latency_us"] = opt(r.latency_us);
     j["rate_GBps"] = opt(r.rate_GBps);
   }
-  if (op_descriptor(p.args.op).windowed) j["window"] = p.args.window;
+  if (op_descriptor(p.args.op).windowed()) j["window"] = p.args.window;
   if (op_is_app(p.args.op)) {
     nlohmann::json app = nlohmann::json::object();
     for (const auto& [name, value] : p.args.app) app[name] = value;

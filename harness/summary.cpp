@@ -68,7 +68,7 @@ std::string title(const SummaryTable& t, const char* unit) {
   const std::string_view what = time_word(t.op);
   if (t.size_table)
     return fmt::format("== {} at np={}: {} in {} per size ==\n", op_name(t.op), t.np, what, unit);
-  if (op_takes_size(t.op))
+  if (op_moves_data(t.op))
     return fmt::format("== {} at {}: {} in {} per np ==\n", op_name(t.op), format_size(t.bytes),
                        what, unit);
   if (!t.app.empty())
@@ -145,7 +145,7 @@ std::vector<SummaryTable> summarize(const std::vector<Row>& rows, const SummaryL
     std::vector<const Row*> size_rows, np_rows;
     for (const Row& r : rows) {
       if (r.point.args.op != op) continue;
-      if (r.in_size_table && op_takes_size(op)) size_rows.push_back(&r);
+      if (r.in_size_table && op_moves_data(op)) size_rows.push_back(&r);
       if (r.in_np_table) np_rows.push_back(&r);
     }
     if (!size_rows.empty()) tables.push_back(build(op, true, size_rows, layout.several_nodes));

@@ -50,13 +50,13 @@ std::vector<Point> build_sweep(const Config& c,
             return;
           }
         points.push_back({b, op, np, bytes, size_table, np_table, pair,
-                          op_descriptor(op).windowed ? c.window : 1, app});
+                          op_descriptor(op).windowed() ? c.window : 1, app});
       };
       auto add = [&](int np, std::size_t bytes, bool size_table, bool np_table) {
         for (const AppParams& app : app_sets)
           for (Pair pair : pairs) add_one(np, bytes, size_table, np_table, pair, app);
       };
-      if (op_takes_size(op)) {
+      if (op_moves_data(op)) {
         for (std::size_t bytes : c.sizes) add(c.size_np, bytes, true, false);
         if (np_tables(c))
           for (int np : c.np_list) add(np, c.np_bytes, false, true);

@@ -146,7 +146,7 @@ class TableReporter final : public Reporter {
         rows.push_back(copy(bytes, fmt::format("[aggregate x{}]", it->second.threads),
                             bytes * static_cast<std::size_t>(it->second.threads),
                             it->second.bw_GBps, it->second.range_GBps));
-      if (!op_descriptor(op).pingpong) continue;
+      if (!op_descriptor(op).pingpong()) continue;
       if (bytes <= 64 && limits_.cacheline_rtt_us)
         rows.push_back({bytes, "[cache-line]", 1, *limits_.cacheline_rtt_us,
                         limits_.cacheline_rtt_range_us, std::nullopt});
@@ -189,7 +189,7 @@ class TableReporter final : public Reporter {
   // The data rows of one table, keys beside them, with fixed decimals per kind of column.
   std::string data_rows(OpKind op, const char* key_name,
                         const std::vector<std::pair<std::string, const Row*>>& rows) const {
-    const bool pingpong = op_descriptor(op).pingpong;
+    const bool pingpong = op_descriptor(op).pingpong();
     const bool percentiles = config_.measure.percentiles;
     std::vector<double> time_values, bw_values;
     std::vector<std::optional<double>> time, tmin, tavg, rmin, rmax, bw, lat, rate;
@@ -267,7 +267,7 @@ class TableReporter final : public Reporter {
     std::map<std::size_t, std::vector<const Row*>> by_size;
     for (const auto& r : rows_)
       if (r.in_size_table && r.point.args.op == op) by_size[r.point.args.bytes].push_back(&r);
-    if (by_size.empty() || !op_takes_size(op)) return "";
+    if (by_size.empty() || !op_moves_data(op)) return "";
     std::string s =
         fmt::format("== {}: bandwidth versus size, np={} ==\n", op_name(op), config_.size_np);
     s += definition(op) + timing_line() + limits_line();
@@ -288,8 +288,8 @@ class TableReporter final : public Reporter {
     for (const auto& r : rows_)
       if (r.in_np_table && r.point.args.op == op) by_np[r.point.args.np].push_back(&r);
     if (by_np.empty()) return "";
-    const std::size_t bytes = op_takes_size(op) ? config_.np_bytes : 0;
-    std::string s = op_takes_size(op)
+    const std::size_t bytes = op_moves_data(op) ? config_.np_bytes : 0;
+    std::string s = op_moves_data(op)
                         ? fmt::format("== {}: time versus nprocs at {} bytes ({}) ==\n",
                                       op_name(op), bytes, format_size(bytes))
                         : fmt::format("== {}: time versus nprocs ==\n", op_name(op));
@@ -298,7 +298,7 @@ class TableReporter final : public Reporter {
     for (const auto& [np, at_np] : by_np)
       for (const Row* r : at_np) rows.emplace_back(std::to_string(np), r);
     s += data_rows(op, "np", rows);
-    if (op_takes_size(op)) s += limit_rows(op, {bytes});
+    if (op_moves_data(op)) s += limit_rows(op, {bytes});
     std::vector<const Row*> all;
     for (const auto& row : rows) all.push_back(row.second);
     return s + limit_notes(all) + "\n";
@@ -351,7 +351,7 @@ class TableReporter final : public Reporter {
 
   std::string definition(OpKind op) const {
     std::string s(op_descriptor(op).definition);
-    if (op_descriptor(op).windowed) s += fmt::format("; W = {} (--window)", config_.window);
+    if (op_descriptor(op).windowed()) s += fmt::format("; W = {} (--window)", config_.window);
     return s + "\n";
   }
 

@@ -4,8 +4,14 @@
 
 namespace comops::mpi {
 
+namespace {
+
 std::unique_ptr<OpInstance> make_allgather(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<BlockExchange<MPI_Allgather>>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable allgather_ops() { return op_entries({OpKind::kAllgather}, make_allgather); }
 
 }  // namespace comops::mpi

@@ -24,10 +24,14 @@ class AllreduceOp final : public OpInstance {
   Buffers& bufs_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_allreduce(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<AllreduceOp>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable allreduce_ops() {
+  return op_entries({OpKind::kAllreduceMax, OpKind::kAllreduceSum}, make_allreduce);
 }
 
 }  // namespace comops::mpi

@@ -16,10 +16,12 @@ class Barrier final : public OpInstance {
   MPI_Comm comm_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args&, Buffers&) {
   return std::make_unique<Barrier>(comm);
 }
+
+}  // namespace
+
+OpTable barrier_ops() { return op_entries({OpKind::kBarrier}, make_barrier); }
 
 }  // namespace comops::mpi

@@ -23,10 +23,12 @@ class Broadcast final : public OpInstance {
   Elem* data_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_broadcast(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Broadcast>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable broadcast_ops() { return op_entries({OpKind::kBroadcast}, make_broadcast); }
 
 }  // namespace comops::mpi

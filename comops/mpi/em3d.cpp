@@ -28,10 +28,12 @@ class Em3d final : public OpInstance {
   em3d::MpiKernel kernel_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_em3d(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Em3d>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable em3d_ops() { return op_entries({OpKind::kEm3d}, make_em3d); }
 
 }  // namespace comops::mpi

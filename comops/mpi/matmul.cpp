@@ -47,10 +47,12 @@ class Matmul final : public OpInstance {
   std::vector<int> counts_, displs_;  // bytes of each rank's rows of B, and where they go
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_matmul(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Matmul>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable matmul_ops() { return op_entries({OpKind::kMatmul}, make_matmul); }
 
 }  // namespace comops::mpi

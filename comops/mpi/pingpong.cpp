@@ -55,10 +55,14 @@ class Pingpong final : public OpInstance {
   Buffers& bufs_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_pingpong(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Pingpong>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable pingpong_ops() {
+  return op_entries({OpKind::kPingpong, OpKind::kPingpongNb}, make_pingpong);
 }
 
 }  // namespace comops::mpi

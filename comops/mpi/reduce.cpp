@@ -27,10 +27,12 @@ class ReduceOp final : public OpInstance {
   Buffers& bufs_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_reduce(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<ReduceOp>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable reduce_ops() { return op_entries({OpKind::kReduceMax, OpKind::kReduceSum}, make_reduce); }
 
 }  // namespace comops::mpi

@@ -70,10 +70,16 @@ class Rma final : public OpInstance {
   MPI_Win win_ = MPI_WIN_NULL;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_rma(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Rma>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable rma_ops() {
+  return op_entries({OpKind::kPut, OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
+                     OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw},
+                    make_rma);
 }
 
 }  // namespace comops::mpi

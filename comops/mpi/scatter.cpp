@@ -4,8 +4,14 @@
 
 namespace comops::mpi {
 
+namespace {
+
 std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<BlockCollective<MPI_Scatter>>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable scatter_ops() { return op_entries({OpKind::kScatter}, make_scatter); }
 
 }  // namespace comops::mpi

@@ -50,10 +50,12 @@ class StreamBw final : public OpInstance {
   char ack_[1] = {};
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<StreamBw>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable stream_bw_ops() { return op_entries({OpKind::kStreamBw}, make_stream_bw); }
 
 }  // namespace comops::mpi

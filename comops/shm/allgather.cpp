@@ -3,9 +3,17 @@
 
 namespace comops::shm {
 
+namespace {
+
 std::unique_ptr<OpInstance> make_allgather(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   return make_exchange(Exchange::kShared, scheme, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable allgather_ops(Scheme scheme) {
+  return op_entries({OpKind::kAllgather}, make_allgather, scheme);
 }
 
 }  // namespace comops::shm

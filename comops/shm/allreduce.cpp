@@ -90,12 +90,16 @@ class DirectAllreduce final : public ShmOp {
   std::optional<SlicedReduction> sliced_;  // built once the buffers are published
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   if (scheme == Scheme::kStaged) return std::make_unique<StagedAllreduce>(comm, args, bufs);
   return std::make_unique<DirectAllreduce>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable allreduce_ops(Scheme scheme) {
+  return op_entries({OpKind::kAllreduceMax, OpKind::kAllreduceSum}, make_allreduce, scheme);
 }
 
 }  // namespace comops::shm

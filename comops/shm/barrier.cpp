@@ -21,11 +21,13 @@ class Barrier final : public ShmOp {
   Scheme scheme_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,
                                          Buffers& bufs) {
   return std::make_unique<Barrier>(scheme, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable barrier_ops(Scheme scheme) { return op_entries({OpKind::kBarrier}, make_barrier, scheme); }
 
 }  // namespace comops::shm

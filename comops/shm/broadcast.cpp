@@ -128,12 +128,16 @@ class DirectBroadcast final : public ShmOp {
   std::size_t head_ = 0;  // elements the root pushes into every receiver; 0: receivers pull all
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_broadcast(Scheme scheme, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   if (scheme == Scheme::kStaged) return std::make_unique<StagedBroadcast>(comm, args, bufs);
   return std::make_unique<DirectBroadcast>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable broadcast_ops(Scheme scheme) {
+  return op_entries({OpKind::kBroadcast}, make_broadcast, scheme);
 }
 
 }  // namespace comops::shm

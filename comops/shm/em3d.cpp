@@ -49,10 +49,12 @@ class Em3d final : public ShmOp {
   std::unique_ptr<em3d::ShmKernel> kernel_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_em3d(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs) {
   return std::make_unique<Em3d>(scheme, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable em3d_ops(Scheme scheme) { return op_entries({OpKind::kEm3d}, make_em3d, scheme); }
 
 }  // namespace comops::shm

@@ -76,12 +76,14 @@ class DirectGather final : public ShmOp {
   std::shared_ptr<GatherShared> sh_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_gather(Scheme scheme, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   if (scheme == Scheme::kStaged) return std::make_unique<StagedGather>(comm, args, bufs);
   return std::make_unique<DirectGather>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable gather_ops(Scheme scheme) { return op_entries({OpKind::kGather}, make_gather, scheme); }
 
 }  // namespace comops::shm

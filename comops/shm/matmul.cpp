@@ -58,11 +58,13 @@ class Matmul final : public ShmOp {
   std::shared_ptr<MatmulShared> sh_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_matmul(Scheme scheme, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   return std::make_unique<Matmul>(scheme, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable matmul_ops(Scheme scheme) { return op_entries({OpKind::kMatmul}, make_matmul, scheme); }
 
 }  // namespace comops::shm

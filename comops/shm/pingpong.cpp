@@ -142,14 +142,18 @@ class DirectPingpong final : public ShmOp {
   std::size_t split_ = 0;  // elements the sender pushes; the receiver pulls the rest
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_pingpong(Scheme scheme, Comm& comm, const Args& args,
                                           Buffers& bufs) {
   if (comm.size() < 2)
     throw RuntimeError(fmt::format("shm pingpong needs 2 threads, got {}", comm.size()));
   if (scheme == Scheme::kStaged) return std::make_unique<StagedPingpong>(comm, args, bufs);
   return std::make_unique<DirectPingpong>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable pingpong_ops(Scheme scheme) {
+  return op_entries({OpKind::kPingpong}, make_pingpong, scheme);
 }
 
 }  // namespace comops::shm

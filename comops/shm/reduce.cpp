@@ -83,12 +83,16 @@ class DirectReduce final : public ShmOp {
   std::optional<SlicedReduction> sliced_;  // built once the buffers are published
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   if (scheme == Scheme::kStaged) return std::make_unique<StagedReduce>(comm, args, bufs);
   return std::make_unique<DirectReduce>(comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable reduce_ops(Scheme scheme) {
+  return op_entries({OpKind::kReduceMax, OpKind::kReduceSum}, make_reduce, scheme);
 }
 
 }  // namespace comops::shm

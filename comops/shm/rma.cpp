@@ -56,13 +56,22 @@ class DirectRma final : public ShmOp {
   std::shared_ptr<RmaShared> sh_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_rma(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs) {
   if (scheme != Scheme::kDirect) throw RuntimeError("shm one-sided ops need the direct scheme");
   if (comm.size() < 2)
     throw RuntimeError(fmt::format("shm one-sided ops need 2 threads, got {}", comm.size()));
   return std::make_unique<DirectRma>(comm, args, bufs);
+}
+
+}  // namespace
+
+// Every one-sided op: the origin copies straight into or out of the target's buffer, which only
+// the direct scheme does.
+OpTable rma_ops(Scheme scheme) {
+  if (scheme != Scheme::kDirect) return {};
+  return op_entries({OpKind::kPut, OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
+                     OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw},
+                    make_rma, scheme);
 }
 
 }  // namespace comops::shm

@@ -82,12 +82,14 @@ class DirectScatter final : public ShmOp {
   std::shared_ptr<ScatterShared> sh_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& args,
                                          Buffers& bufs) {
   if (scheme == Scheme::kStaged) return std::make_unique<StagedScatter>(comm, args, bufs);
   return std::make_unique<DirectScatter>(comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable scatter_ops(Scheme scheme) { return op_entries({OpKind::kScatter}, make_scatter, scheme); }
 
 }  // namespace comops::shm

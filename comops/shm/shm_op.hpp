@@ -1,5 +1,5 @@
 // What the shm op files share: schemes, flag lines with an inline payload, staging buffers, the
-// published buffers of the team, the op base class, the per-op factories and their table.
+// published buffers of the team, the op base class and the op table.
 #pragma once
 
 #include <algorithm>
@@ -118,38 +118,8 @@ class ShmOp : public OpInstance {
   std::uint64_t seq_ = 0;
 };
 
-std::unique_ptr<OpInstance> make_pingpong(Scheme scheme, Comm& comm, const Args& args,
-                                          Buffers& bufs);
-std::unique_ptr<OpInstance> make_broadcast(Scheme scheme, Comm& comm, const Args& args,
-                                           Buffers& bufs);
-std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
-std::unique_ptr<OpInstance> make_gather(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
-std::unique_ptr<OpInstance> make_scatter(Scheme scheme, Comm& comm, const Args& args,
-                                         Buffers& bufs);
-std::unique_ptr<OpInstance> make_barrier(Scheme scheme, Comm& comm, const Args& args,
-                                         Buffers& bufs);
-std::unique_ptr<OpInstance> make_alltoall(Scheme scheme, Comm& comm, const Args& args,
-                                          Buffers& bufs);
-std::unique_ptr<OpInstance> make_allgather(Scheme scheme, Comm& comm, const Args& args,
-                                           Buffers& bufs);
-std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
-                                           Buffers& bufs);
-
-/// Every one-sided op (put, get, their -bw and -fence variants), direct scheme only.
-std::unique_ptr<OpInstance> make_rma(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
-
-/// The matmul application (--app=matmul), both schemes: B read from its owners' buffers
-/// (direct) or from a shared copy every thread fills with its rows (staged).
-std::unique_ptr<OpInstance> make_matmul(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
-/// The EM3D application (--app=em3d), both schemes: values in the participants' receive buffers
-/// (direct) or in shared arrays (staged), neighbours read straight from them.
-std::unique_ptr<OpInstance> make_em3d(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs);
-
-/// The direct scheme only: a window of messages in flight needs no staging buffer.
-std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs);
-
-/// The ops shm implements, bound to scheme (comops/shm/op_table.cpp): every op under direct;
-/// under staged, all but the one-sided ones and stream-bw.
+/// The ops shm implements, bound to scheme: every op under direct; under staged, all but the
+/// one-sided ones and stream-bw. Generated from the op list in comops/shm/CMakeLists.txt.
 OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

@@ -51,12 +51,18 @@ class DirectStreamBw final : public ShmOp {
   std::shared_ptr<StreamShared> sh_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_stream_bw(Comm& comm, const Args& args, Buffers& bufs) {
   if (comm.size() < 2)
     throw RuntimeError(fmt::format("shm stream-bw needs 2 threads, got {}", comm.size()));
   return std::make_unique<DirectStreamBw>(comm, args, bufs);
+}
+
+}  // namespace
+
+// The direct scheme only: a window of messages in flight needs no staging buffer.
+OpTable stream_bw_ops(Scheme scheme) {
+  if (scheme != Scheme::kDirect) return {};
+  return op_entries({OpKind::kStreamBw}, make_stream_bw);
 }
 
 }  // namespace comops::shm

@@ -35,11 +35,15 @@ class Allreduce final : public SharedArrayOp<B> {
   std::vector<Elem> tmp_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_allreduce(const OpConfig& cfg, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   return make_dsm_op<Allreduce>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable allreduce_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kAllreduceMax, OpKind::kAllreduceSum}, make_allreduce, cfg);
 }
 
 }  // namespace comops::swcc

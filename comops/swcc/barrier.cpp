@@ -15,11 +15,15 @@ class Barrier final : public DsmOpBase {
   Dsm<B> d_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_barrier(const OpConfig& cfg, Comm& comm, const Args& args,
                                          Buffers& bufs) {
   return make_dsm_op<Barrier>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable barrier_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kBarrier}, make_barrier, cfg);
 }
 
 }  // namespace comops::swcc

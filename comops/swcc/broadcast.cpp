@@ -26,11 +26,15 @@ class Broadcast final : public SharedArrayOp<B> {
   bool closing_barrier_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_broadcast(const OpConfig& cfg, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   return make_dsm_op<Broadcast>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable broadcast_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kBroadcast}, make_broadcast, cfg);
 }
 
 }  // namespace comops::swcc

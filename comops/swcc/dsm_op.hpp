@@ -77,26 +77,8 @@ std::unique_ptr<OpInstance> make_dsm_op(const OpConfig& cfg, A&&... a) {
 /// Segment bytes for `bytes` of payload per rank and np ranks, with room for flags.
 std::size_t segment_for(std::size_t bytes, int np);
 
-/// The factories of the ops, bound to a configuration by the backend.
-std::unique_ptr<OpInstance> make_pingpong(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_broadcast(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_reduce(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_gather(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_scatter(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_barrier(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_alltoall(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_allgather(const OpConfig&, Comm&, const Args&, Buffers&);
-std::unique_ptr<OpInstance> make_allreduce(const OpConfig&, Comm&, const Args&, Buffers&);
-/// The one-sided ops with active target (put-fence, get-fence and their -bw variants).
-std::unique_ptr<OpInstance> make_fence_rma(const OpConfig&, Comm&, const Args&, Buffers&);
-
-/// The matmul application (--app=matmul): B homed at its rows' owners, read through the DSM.
-std::unique_ptr<OpInstance> make_matmul(const OpConfig&, Comm&, const Args&, Buffers&);
-/// The EM3D application (--app=em3d): node values in global memory, neighbours read through the
-/// DSM.
-std::unique_ptr<OpInstance> make_em3d(const OpConfig&, Comm&, const Args&, Buffers&);
-
-/// The ops swcc implements, bound to a configuration (comops/swcc/op_table.cpp).
+/// The ops swcc implements, bound to a configuration: generated from the op list in
+/// comops/swcc/CMakeLists.txt.
 OpTable op_table(const OpConfig& cfg);
 
 }  // namespace comops::swcc

@@ -34,11 +34,13 @@ class Em3d final : public DsmOpBase {
   em3d::SwccKernel<B> kernel_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_em3d(const OpConfig& cfg, Comm& comm, const Args& args,
                                       Buffers& bufs) {
   return make_dsm_op<Em3d>(cfg, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable em3d_ops(const OpConfig& cfg) { return op_entries({OpKind::kEm3d}, make_em3d, cfg); }
 
 }  // namespace comops::swcc

@@ -24,11 +24,13 @@ class Gather final : public SharedArrayOp<B> {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_gather(const OpConfig& cfg, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   return make_dsm_op<Gather>(cfg, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable gather_ops(const OpConfig& cfg) { return op_entries({OpKind::kGather}, make_gather, cfg); }
 
 }  // namespace comops::swcc

@@ -67,11 +67,13 @@ class Matmul final : public DsmOpBase {
   std::vector<global_ptr<Elem>> b_rows_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_matmul(const OpConfig& cfg, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   return make_dsm_op<Matmul>(cfg, comm, args, bufs);
 }
+
+}  // namespace
+
+OpTable matmul_ops(const OpConfig& cfg) { return op_entries({OpKind::kMatmul}, make_matmul, cfg); }
 
 }  // namespace comops::swcc

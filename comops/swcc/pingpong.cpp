@@ -58,11 +58,15 @@ class Pingpong final : public DsmOpBase {
   std::int64_t seq_ = 0;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_pingpong(const OpConfig& cfg, Comm& comm, const Args& args,
                                           Buffers& bufs) {
   return make_dsm_op<Pingpong>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable pingpong_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kPingpong, OpKind::kPingpongNb}, make_pingpong, cfg);
 }
 
 }  // namespace comops::swcc

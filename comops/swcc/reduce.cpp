@@ -31,11 +31,15 @@ class Reduce final : public SharedArrayOp<B> {
   std::vector<Elem> tmp_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_reduce(const OpConfig& cfg, Comm& comm, const Args& args,
                                         Buffers& bufs) {
   return make_dsm_op<Reduce>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable reduce_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kReduceMax, OpKind::kReduceSum}, make_reduce, cfg);
 }
 
 }  // namespace comops::swcc

@@ -72,13 +72,19 @@ class FenceRma final : public DsmOpBase {
   std::int64_t seq_ = 0;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_fence_rma(const OpConfig& cfg, Comm& comm, const Args& args,
                                            Buffers& bufs) {
   if (!rma_shape(args.op, args.bytes).fence)
     throw RuntimeError("swcc implements the one-sided ops with active target (-fence) only");
   return make_dsm_op<FenceRma>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable rma_ops(const OpConfig& cfg) {
+  return op_entries(
+      {OpKind::kPutFence, OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw},
+      make_fence_rma, cfg);
 }
 
 }  // namespace comops::swcc

@@ -28,11 +28,15 @@ class Scatter final : public SharedArrayOp<B> {
   bool closing_barrier_;
 };
 
-}  // namespace
-
 std::unique_ptr<OpInstance> make_scatter(const OpConfig& cfg, Comm& comm, const Args& args,
                                          Buffers& bufs) {
   return make_dsm_op<Scatter>(cfg, comm, args, bufs);
+}
+
+}  // namespace
+
+OpTable scatter_ops(const OpConfig& cfg) {
+  return op_entries({OpKind::kScatter}, make_scatter, cfg);
 }
 
 }  // namespace comops::swcc

@@ -52,14 +52,8 @@ double no_bytes(const Args&) { return 0.0; }
 OpDescriptor em3d_descriptor() {
   return {.kind = OpKind::kEm3d,
           .name = "em3d",
-          .reduce_alias = "",
-          .reduce_word = "",
-          .rooted = false,
-          .moves_data = false,
-          .pingpong = false,
-          .pair = false,
-          .windowed = false,
-          .comops_set = false,
+          .set = OpSet::kApp,
+          .payload = Payload::kNone,
           .min_np = 2,
           .send_count = two_values_per_node,
           .recv_count = two_values_per_node,
@@ -73,7 +67,6 @@ OpDescriptor em3d_descriptor() {
               "half-step over a bipartite graph, nodes E and H nodes per participant, "
               "degree in-edges each, remote % of them from other participants); "
               "median of repetitions",
-          .app = true,
           .params = {{.name = "nodes",
                       .help = "em3d: E nodes (and as many H nodes) per participant, 1 to 131072",
                       .defaults = "1000",

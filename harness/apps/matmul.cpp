@@ -94,14 +94,8 @@ OpDescriptor matmul_descriptor() {
   return {
       .kind = OpKind::kMatmul,
       .name = "matmul",
-      .reduce_alias = "",
-      .reduce_word = "",
-      .rooted = false,
-      .moves_data = false,
-      .pingpong = false,
-      .pair = false,
-      .windowed = false,
-      .comops_set = false,
+      .set = OpSet::kApp,
+      .payload = Payload::kNone,
       .min_np = 1,
       .send_count = send_elems,
       .recv_count = recv_elems,
@@ -114,7 +108,6 @@ OpDescriptor matmul_descriptor() {
           "time = max over participants of one C = A x B (n x n int64; rows of A, B "
           "and C in blocks over the participants, every participant reads all of B: "
           "the others' rows remotely); median of repetitions",
-      .app = true,
       .params = {
           {.name = "n",
            .help =

@@ -53,7 +53,7 @@ TEST_P(MpiOps, EveryNpAndSizeIsExact) {
   auto backend = mpi_backend();
   Pinning pinning(BindPolicy::kCompact);
   for (int np = op_min_np(GetParam()); np <= world_size(); ++np) {
-    std::vector<std::size_t> sizes = op_has_data(GetParam())
+    std::vector<std::size_t> sizes = op_moves_data(GetParam())
                                          ? std::vector<std::size_t>{8, 24, 1024, 65544, 819200}
                                          : std::vector<std::size_t>{0};
     // A window of 64 one-sided operations moves 64 x size per call: 800 KiB would take 50 MiB
@@ -82,7 +82,7 @@ TEST_P(MpiOps, BarrierSyncIsExactWithPercentiles) {
   o.sync = Sync::kBarrier;
   const int np = std::max(op_min_np(GetParam()), world_size());
   const std::vector<std::size_t> sizes =
-      op_has_data(GetParam()) ? std::vector<std::size_t>{8, 65544} : std::vector<std::size_t>{0};
+      op_moves_data(GetParam()) ? std::vector<std::size_t>{8, 65544} : std::vector<std::size_t>{0};
   for (std::size_t b : sizes) {
     const PointResult r = measure_point(*backend, point(GetParam(), np, b), o, pinning);
     if (world_rank() != 0) continue;
@@ -94,7 +94,7 @@ TEST_P(MpiOps, BarrierSyncIsExactWithPercentiles) {
     EXPECT_LE(r.percentiles_us->p99, r.percentiles_us->max);
     EXPECT_LE(r.time_max_us, r.percentiles_us->max);
   }
-  if (op_has_data(GetParam())) {  // the checker still fails under this mode
+  if (op_moves_data(GetParam())) {  // the checker still fails under this mode
     o.inject_fault = true;
     const PointResult f = measure_point(*backend, point(GetParam(), np, 1024), o, pinning);
     if (world_rank() == 0) {
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, MpiOps, testing::ValuesIn(all_ops()), param_nam
 std::vector<OpKind> data_ops() {
   std::vector<OpKind> out;
   for (OpKind op : all_ops())
-    if (op_has_data(op)) out.push_back(op);
+    if (op_moves_data(op)) out.push_back(op);
   return out;
 }
 

@@ -59,17 +59,17 @@ std::vector<Point> all_points(bool roots, bool back_to_back = false) {
   for (const std::string scheme : {"staged", "direct"})
     for (OpKind op : all_ops()) {
       if (!bind_op(backend(scheme), op)) continue;
-      if (back_to_back && op_descriptor(op).one_sided && !rma_shape(op, 0).fence) continue;
+      if (back_to_back && op_descriptor(op).one_sided() && !rma_shape(op, 0).fence) continue;
       for (int np : nps_for(op)) {
-        std::vector<std::size_t> sizes = op_takes_size(op) ? kSizes : std::vector<std::size_t>{0};
+        std::vector<std::size_t> sizes = op_moves_data(op) ? kSizes : std::vector<std::size_t>{0};
         // A window of copies per call (one-sided -bw ops, stream-bw): sizes up to 16 KiB only (800
         // KiB would copy 50 MiB a call, and a one-sided copy takes no other path at large sizes).
-        if ((op_descriptor(op).one_sided && rma_shape(op, 0).window > 1) ||
-            op_descriptor(op).windowed)
+        if ((op_descriptor(op).one_sided() && rma_shape(op, 0).window > 1) ||
+            op_descriptor(op).windowed())
           std::erase_if(sizes, [](std::size_t b) { return b > (64u << 10); });
         for (std::size_t bytes : sizes) {
           out.push_back({scheme, op, np, bytes, 0});
-          const bool rooted = op_descriptor(op).rooted;
+          const bool rooted = op_descriptor(op).rooted();
           if (roots && rooted && np > 1) out.push_back({scheme, op, np, bytes, np - 1});
         }
       }
@@ -116,7 +116,7 @@ std::vector<Point> fault_points() {
   std::vector<Point> out;
   for (const Point& p : all_points(false)) {
     const Args args = make_args(p.op, p.np, p.bytes, p.root);
-    if (op_has_data(p.op) && recv_count(args, fault_rank(args)) > 0) out.push_back(p);
+    if (op_moves_data(p.op) && recv_count(args, fault_rank(args)) > 0) out.push_back(p);
   }
   return out;
 }
@@ -180,7 +180,7 @@ TEST(ShmOversubscribed, FourBoundThreadsOnFewCores) {
   for (const std::string scheme : {"staged", "direct"})
     for (OpKind op : all_ops()) {
       if (!bind_op(backend(scheme), op)) continue;
-      const Args args = make_args(op, 4, op_takes_size(op) ? 4096 : 0);
+      const Args args = make_args(op, 4, op_moves_data(op) ? 4096 : 0);
       MeasureOptions o = quick_options(args.bytes);
       o.iterations = 100;
       const PointResult r = measure_point(backend(scheme), args, o, pinning);

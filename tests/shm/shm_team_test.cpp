@@ -109,7 +109,7 @@ TEST(ShmTeam, FailureInsideAnOperationAbortsTheOthers) {
   for (const auto& scheme : kSchemes)
     for (OpKind op : all_ops()) {
       if (!bind_op(backend(scheme), op)) continue;  // not in this scheme's op table
-      const Args args = make_args(op, 4, op_takes_size(op) ? 4096 : 0);
+      const Args args = make_args(op, 4, op_moves_data(op) ? 4096 : 0);
       const OpFactory factory = bind_op(backend(scheme), op);
       if (!factory) continue;    // staged has no one-sided ops
       std::size_t elems = 4096;  // a one-sided window holds 64 blocks
@@ -167,7 +167,7 @@ TEST(ShmTeam, FactoryThrowingOnOneThreadThroughMeasurePoint) {
       for (OpKind op : all_ops()) {
         if (!bind_op(backend(scheme), op)) continue;  // not in this scheme's op table
         FailingFactoryBackend b(backend(scheme), failing);
-        const Args args = make_args(op, 4, op_takes_size(op) ? 64 : 0);
+        const Args args = make_args(op, 4, op_moves_data(op) ? 64 : 0);
         MeasureOptions o;
         o.iterations = 5;
         o.repetitions = 1;
@@ -217,10 +217,10 @@ TEST(ShmFamily, DefaultsToBothSchemes) {
     // Every op but pingpong-nb (threads have no non-blocking send to post); stream-bw and the
     // one-sided ops under the direct scheme only.
     for (OpKind op : all_ops())
-      EXPECT_EQ(
-          static_cast<bool>(bind_op(*b, op)),
-          op != OpKind::kPingpongNb && ((op != OpKind::kStreamBw && !op_descriptor(op).one_sided) ||
-                                        b->label() == "shm-direct"))
+      EXPECT_EQ(static_cast<bool>(bind_op(*b, op)),
+                op != OpKind::kPingpongNb &&
+                    ((op != OpKind::kStreamBw && !op_descriptor(op).one_sided()) ||
+                     b->label() == "shm-direct"))
           << b->label() << " " << op_name(op);
     const auto ctx = b->context();
     EXPECT_EQ(ctx.at("threads"), "OpenMP");

@@ -78,7 +78,7 @@ TEST(SwccOps, EveryOpIsExactOnEveryConfiguration) {
           Args a;
           a.op = op;
           a.np = np;
-          a.bytes = op_takes_size(op) ? bytes : 0;
+          a.bytes = op_moves_data(op) ? bytes : 0;
           a.count = a.bytes / kElemBytes;
           a.root = np - 1;
           if (op == OpKind::kPingpong) a.root = 0;

@@ -165,12 +165,12 @@ TEST(Metrics, OpRowListsExactlyTheOps) {
   // What the row lists beyond the selection words is every op, and no application.
   std::set<std::string> selection = {"comops", "all"};
   for (const OpDescriptor& d : op_descriptors())
-    if (!d.reduce_word.empty()) selection.insert(std::string(d.reduce_word));
+    if (!d.reduction.word.empty()) selection.insert(std::string(d.reduction.word));
   std::vector<std::string> ops, want;
   for (const std::string& w : words)
     if (!selection.count(w)) ops.push_back(w);
   for (const OpDescriptor& d : op_descriptors())
-    if (!d.app) want.emplace_back(d.name);
+    if (!d.app()) want.emplace_back(d.name);
   EXPECT_EQ(ops, want);
 }
 
@@ -193,7 +193,7 @@ TEST(Metrics, ReadmeOperationsListIsTheDescriptors) {
   const std::string readme = slurp(kRepo / "README.md");
   std::vector<std::string> comops, beside, apps;
   for (const OpDescriptor& d : op_descriptors())
-    (d.app ? apps : d.comops_set ? comops : beside).emplace_back(d.name);
+    (d.app() ? apps : d.comops_set() ? comops : beside).emplace_back(d.name);
   EXPECT_EQ(readme_ops(readme, "the COMOPS set"), comops);
   EXPECT_EQ(readme_ops(readme, "beside it"), beside);
   EXPECT_EQ(readme_ops(readme, "applications"), apps);

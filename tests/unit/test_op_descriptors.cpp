@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "golden_ops.hpp"
 #include "harness/cli.hpp"
 #include "harness/op_binder.hpp"
 #include "harness/op_descriptor.hpp"
@@ -27,14 +28,10 @@
 namespace comops {
 namespace {
 
-const std::vector<std::string> kNames = {
-    "pingpong",     "broadcast",   "reduce-max", "reduce-sum",    "gather",        "scatter",
-    "alltoall",     "allgather",   "barrier",    "allreduce-max", "allreduce-sum", "put",
-    "get",          "put-bw",      "get-bw",     "put-fence",     "get-fence",     "put-fence-bw",
-    "get-fence-bw", "pingpong-nb", "stream-bw"};
+const std::vector<std::string> kNames = test::golden_names();
 
 // The applications (--app): descriptors with app set, after the ops; every backend runs them.
-const std::vector<std::string> kApps = {"matmul", "em3d"};
+const std::vector<std::string>& kApps = test::kGoldenApps;
 
 // The one-sided ops, passive target (the origin completes alone) and active target (-fence).
 const std::vector<std::string> kPassive = {"put", "get", "put-bw", "get-bw"};
@@ -75,7 +72,7 @@ TEST(OpDescriptors, EveryOpHasOneUniqueNameAndKind) {
     EXPECT_EQ(parse_op(d.name), d.kind);
   }
   std::vector<OpKind> in_order, apps;
-  for (const OpDescriptor& d : op_descriptors()) (d.app ? apps : in_order).push_back(d.kind);
+  for (const OpDescriptor& d : op_descriptors()) (d.app() ? apps : in_order).push_back(d.kind);
   EXPECT_EQ(all_ops(), in_order);
   EXPECT_EQ(all_apps(), apps);
 }
@@ -97,70 +94,54 @@ TEST(OpDescriptors, EveryFieldIsSet) {
 
 // The kind of an op, as one value.
 struct Traits {
-  std::string alias, word;
-  bool rooted, moves_data, pingpong, one_sided;
+  std::string word, alias;
+  Timing timing;
+  OpSet set;
+  Rooting rooting;
+  Payload payload;
   int min_np;
   bool operator==(const Traits&) const = default;
   friend void PrintTo(const Traits& t, std::ostream* os) {
-    *os << "{alias '" << t.alias << "', word '" << t.word << "', rooted " << t.rooted
-        << ", moves_data " << t.moves_data << ", pingpong " << t.pingpong << ", one_sided "
-        << t.one_sided << ", min_np " << t.min_np << "}";
+    *os << "{word '" << t.word << "', alias '" << t.alias << "', timing "
+        << static_cast<int>(t.timing) << ", set " << static_cast<int>(t.set) << ", rooting "
+        << static_cast<int>(t.rooting) << ", payload " << static_cast<int>(t.payload) << ", min_np "
+        << t.min_np << "}";
   }
 };
 
-// The kind of each op, exactly.
+// The kind of each op, exactly: the golden list's, in its order; the applications after them.
 TEST(OpDescriptors, Traits) {
-  std::map<std::string, Traits> got;
+  std::vector<std::pair<std::string, Traits>> got, want;
   for (const OpDescriptor& d : op_descriptors())
-    got[std::string(d.name)] = {std::string(d.reduce_alias),
-                                std::string(d.reduce_word),
-                                d.rooted,
-                                d.moves_data,
-                                d.pingpong,
-                                d.one_sided,
-                                d.min_np};
-  const std::map<std::string, Traits> want = {
-      {"pingpong", {"", "", false, true, true, false, 2}},
-      {"broadcast", {"", "", true, true, false, false, 1}},
-      {"reduce-max", {"max", "reduce", true, true, false, false, 1}},
-      {"reduce-sum", {"sum", "reduce", true, true, false, false, 1}},
-      {"allreduce-max", {"max", "allreduce", false, true, false, false, 1}},
-      {"allreduce-sum", {"sum", "allreduce", false, true, false, false, 1}},
-      {"gather", {"", "", true, true, false, false, 1}},
-      {"scatter", {"", "", true, true, false, false, 1}},
-      {"alltoall", {"", "", false, true, false, false, 1}},
-      {"allgather", {"", "", false, true, false, false, 1}},
-      {"barrier", {"", "", false, false, false, false, 1}},
-      {"put", {"", "", false, true, false, true, 2}},
-      {"get", {"", "", false, true, false, true, 2}},
-      {"put-bw", {"", "", false, true, false, true, 2}},
-      {"get-bw", {"", "", false, true, false, true, 2}},
-      {"put-fence", {"", "", false, true, false, true, 2}},
-      {"get-fence", {"", "", false, true, false, true, 2}},
-      {"put-fence-bw", {"", "", false, true, false, true, 2}},
-      {"get-fence-bw", {"", "", false, true, false, true, 2}},
-      {"pingpong-nb", {"", "", false, true, true, false, 2}},
-      {"stream-bw", {"", "", false, true, false, false, 2}},
-      {"matmul", {"", "", false, false, false, false, 1}},
-      {"em3d", {"", "", false, false, false, false, 2}}};
+    got.push_back({std::string(d.name),
+                   {std::string(d.reduction.word), std::string(d.reduction.alias), d.timing, d.set,
+                    d.rooting, d.payload, d.min_np}});
+  for (const test::GoldenOp& g : test::kGoldenOps)
+    want.push_back({std::string(g.name),
+                    {std::string(g.reduction.word), std::string(g.reduction.alias), g.timing, g.set,
+                     g.rooting, g.payload, g.min_np}});
+  want.push_back(
+      {"matmul", {"", "", Timing::kCollective, OpSet::kApp, Rooting::kNone, Payload::kNone, 1}});
+  want.push_back(
+      {"em3d", {"", "", Timing::kCollective, OpSet::kApp, Rooting::kNone, Payload::kNone, 2}});
   // The one-sided ops are beside the COMOPS paper's set, never in it.
   for (const OpDescriptor& d : op_descriptors()) {
-    if (d.one_sided) {
-      EXPECT_FALSE(d.comops_set) << d.name;
+    if (d.one_sided()) {
+      EXPECT_FALSE(d.comops_set()) << d.name;
     }
   }
   EXPECT_EQ(got, want);
   // The ops beside the paper's run only when named or with --op=all.
-  EXPECT_FALSE(op_descriptor(OpKind::kAlltoall).comops_set);
-  EXPECT_FALSE(op_descriptor(OpKind::kAllgather).comops_set);
+  EXPECT_FALSE(op_descriptor(OpKind::kAlltoall).comops_set());
+  EXPECT_FALSE(op_descriptor(OpKind::kAllgather).comops_set());
   // A reduction is named after its word and alias; only the paper's reductions to a root are in
   // the COMOPS set.
   for (const OpDescriptor& d : op_descriptors()) {
-    EXPECT_EQ(d.reduce_alias.empty(), d.reduce_word.empty()) << d.name;
-    if (!d.reduce_alias.empty()) {
+    EXPECT_EQ(d.reduction.alias.empty(), d.reduction.word.empty()) << d.name;
+    if (!d.reduction.alias.empty()) {
       EXPECT_EQ(std::string(d.name),
-                std::string(d.reduce_word) + "-" + std::string(d.reduce_alias));
-      EXPECT_EQ(d.comops_set, d.reduce_word == "reduce") << d.name;
+                std::string(d.reduction.word) + "-" + std::string(d.reduction.alias));
+      EXPECT_EQ(d.comops_set(), d.reduction.word == "reduce") << d.name;
     }
   }
 }
@@ -194,11 +175,11 @@ TEST(OpDescriptors, AllreduceDeliversTheReductionEverywhere) {
 TEST(OpDescriptors, PairAndWindowedOps) {
   std::vector<std::string> pair, windowed;
   for (const OpDescriptor& d : op_descriptors()) {
-    if (d.pair) pair.emplace_back(d.name);
-    if (d.windowed) windowed.emplace_back(d.name);
-    EXPECT_TRUE(!d.pingpong || d.pair) << d.name << ": a ping-pong is a pair op";
-    EXPECT_FALSE(d.pingpong && d.windowed) << d.name;
-    EXPECT_FALSE(d.comops_set && d.windowed) << d.name;
+    if (d.pair()) pair.emplace_back(d.name);
+    if (d.windowed()) windowed.emplace_back(d.name);
+    EXPECT_TRUE(!d.pingpong() || d.pair()) << d.name << ": a ping-pong is a pair op";
+    EXPECT_FALSE(d.pingpong() && d.windowed()) << d.name;
+    EXPECT_FALSE(d.comops_set() && d.windowed()) << d.name;
   }
   EXPECT_EQ(pair, (std::vector<std::string>{"pingpong", "pingpong-nb", "stream-bw"}));
   EXPECT_EQ(windowed, std::vector<std::string>{"stream-bw"});
@@ -225,8 +206,8 @@ TEST(OpDescriptors, PairAndWindowedOps) {
 // a ping-pong leaves participants 2.. idle and moves 2 x size per round trip.
 TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
   for (const OpDescriptor& d : op_descriptors())
-    for (int np = d.min_np; np <= 5 && !d.app; ++np)  // applications: tests/unit/test_apps.cpp
-      for (int root = 0; root < (d.rooted ? np : 1); ++root) {
+    for (int np = d.min_np; np <= 5 && !d.app(); ++np)  // applications: tests/unit/test_apps.cpp
+      for (int root = 0; root < (d.rooted() ? np : 1); ++root) {
         const Args a = test::make_args(d.kind, np, 3, root);
         const std::string where =
             std::string(d.name) + " np=" + std::to_string(np) + " root=" + std::to_string(root);
@@ -235,7 +216,7 @@ TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
           sent += d.send_count(a, r);
           received += d.recv_count(a, r);
         }
-        if (!d.moves_data) {
+        if (!d.moves_data()) {
           EXPECT_EQ(sent + received, 0u) << where;
           EXPECT_EQ(d.bw_factor(a), 0.0) << where;
           EXPECT_EQ(d.definition.find("bw ="), std::string_view::npos) << where;
@@ -265,21 +246,21 @@ TEST(OpDescriptors, ConsistentForEveryOpNpAndRoot) {
         ASSERT_GE(f, 0) << where;
         ASSERT_LT(f, np) << where;
         EXPECT_GT(d.recv_count(a, f), 0u) << where;
-        if (d.pingpong) {
+        if (d.pingpong()) {
           for (int r = 2; r < np; ++r)
             EXPECT_EQ(d.send_count(a, r) + d.recv_count(a, r), 0u) << where << " idle " << r;
           EXPECT_EQ(d.bw_factor(a), 2.0) << where;
         }
-        if (d.pair || d.one_sided) {  // participants 0 and 1 only; the others idle
+        if (d.pair() || d.one_sided()) {  // participants 0 and 1 only; the others idle
           for (int r = 2; r < np; ++r)
             EXPECT_EQ(d.send_count(a, r) + d.recv_count(a, r), 0u) << where << " idle " << r;
         }
-        if (d.windowed) {  // make_args' window of 3 messages, one way
+        if (d.windowed()) {  // make_args' window of 3 messages, one way
           EXPECT_EQ(d.bw_factor(a), 3.0) << where;
           EXPECT_EQ(sent, 3 * a.count) << where;
           EXPECT_EQ(received, 3 * a.count) << where;
         }
-        if (d.one_sided) {  // origin 0 and target 1 hold the same blocks
+        if (d.one_sided()) {  // origin 0 and target 1 hold the same blocks
           const bool put = d.fault_rank(a) == 1;
           EXPECT_EQ(d.send_count(a, put ? 0 : 1), d.recv_count(a, put ? 1 : 0)) << where;
           EXPECT_EQ(d.send_count(a, put ? 1 : 0) + d.recv_count(a, put ? 0 : 1), 0u) << where;
@@ -386,23 +367,42 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
   EXPECT_EQ(labels, (std::vector<std::string>{"mpi", "shm-direct", "shm-staged", "swcc-64"}));
 }
 
+// The words --op accepts, from the golden list: each op's name, a reduction's word (with
+// " (by --reduce-op)" when `marked`) just before the first op of its word, then comops and all.
+std::vector<std::string> golden_op_words(bool marked) {
+  std::vector<std::string> words;
+  for (const test::GoldenOp& g : test::kGoldenOps) {
+    const std::string word(g.reduction.word);
+    const std::string entry = word + (marked ? " (by --reduce-op)" : "");
+    if (!word.empty() && std::find(words.begin(), words.end(), entry) == words.end())
+      words.push_back(entry);
+    words.emplace_back(g.name);
+  }
+  words.push_back(marked ? "comops (the COMOPS paper's set, the default)" : "comops");
+  words.push_back(marked ? "or all (every op)" : "all");
+  return words;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
 TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
-  const std::vector<std::string> words = {
-      "pingpong",     "broadcast",     "reduce",        "reduce-max", "reduce-sum",
-      "gather",       "scatter",       "alltoall",      "allgather",  "barrier",
-      "allreduce",    "allreduce-max", "allreduce-sum", "put",        "get",
-      "put-bw",       "get-bw",        "put-fence",     "get-fence",  "put-fence-bw",
-      "get-fence-bw", "pingpong-nb",   "stream-bw",     "comops",     "all"};
+  const std::vector<std::string> words = golden_op_words(false);
+  ASSERT_EQ(words.size(), test::kGoldenOps.size() + 4);  // reduce, allreduce, comops, all
+  EXPECT_EQ(words[2], "reduce");
   EXPECT_EQ(op_words(), words);
   std::set<std::string> from_descriptors = {"reduce", "allreduce", "comops", "all"};
   for (const OpDescriptor& d : op_descriptors())
-    if (!d.app) from_descriptors.insert(std::string(d.name));
+    if (!d.app()) from_descriptors.insert(std::string(d.name));
   EXPECT_EQ(std::set<std::string>(words.begin(), words.end()), from_descriptors);
   EXPECT_EQ(reduce_op_words(), (std::vector<std::string>{"max", "sum"}));
 
   // Each accepted word, through the real command line, picks exactly what it names.
   for (const OpDescriptor& d : op_descriptors()) {
-    if (!d.app) {
+    if (!d.app()) {
       EXPECT_EQ(parse({"--op=" + std::string(d.name)}).ops, std::vector<OpKind>{d.kind}) << d.name;
     }
   }
@@ -429,7 +429,7 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
   // reductions --reduce-op names (max by default).
   std::vector<OpKind> paper_set;
   for (const OpDescriptor& d : op_descriptors())
-    if (d.comops_set && d.kind != OpKind::kReduceSum) paper_set.push_back(d.kind);
+    if (d.comops_set() && d.kind != OpKind::kReduceSum) paper_set.push_back(d.kind);
   EXPECT_EQ(parse({}).ops, paper_set);
   EXPECT_EQ(parse({"--op=comops"}).ops, paper_set);
   for (const std::string& alias : reduce_op_words()) {
@@ -441,11 +441,7 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
   for (const std::string bad :
        {"reduce-min", "Pingpong", "reduce-prod", "max", "ping-pong", "allreduce-min", "all-reduce"})
     EXPECT_EQ(usage_error({"--op=" + bad}),
-              "unknown op '" + bad +
-                  "' (available: pingpong, broadcast, reduce, reduce-max, reduce-sum, gather, "
-                  "scatter, alltoall, allgather, barrier, allreduce, allreduce-max, allreduce-sum, "
-                  "put, get, put-bw, get-bw, put-fence, get-fence, put-fence-bw, get-fence-bw, "
-                  "pingpong-nb, stream-bw, comops, all)");
+              "unknown op '" + bad + "' (available: " + joined(words) + ")");
   EXPECT_EQ(usage_error({"--reduce-op=min"}), "unknown --reduce-op 'min' (expected max or sum)");
   EXPECT_EQ(usage_error({"--op=reduce", "--reduce-op=,"}), "--op names no operation");
   EXPECT_EQ(usage_error({"--op=allreduce", "--reduce-op=,"}), "--op names no operation");
@@ -454,12 +450,7 @@ TEST(OpSelection, AcceptedWordsAreTheDescriptorsNamesPlusAliases) {
 }
 
 TEST(OpSelection, HelpTextsComeFromTheDescriptors) {
-  EXPECT_EQ(op_option_help(),
-            "Operations, comma-separated: pingpong, broadcast, reduce (by --reduce-op), "
-            "reduce-max, reduce-sum, gather, scatter, alltoall, allgather, barrier, allreduce (by "
-            "--reduce-op), allreduce-max, allreduce-sum, put, get, put-bw, get-bw, put-fence, "
-            "get-fence, put-fence-bw, get-fence-bw, pingpong-nb, stream-bw, comops (the COMOPS "
-            "paper's set, the default), or all (every op)");
+  EXPECT_EQ(op_option_help(), "Operations, comma-separated: " + joined(golden_op_words(true)));
   EXPECT_EQ(reduce_op_option_help(),
             "Reductions that 'reduce', 'allreduce', 'comops' and 'all' run: max, sum");
 }

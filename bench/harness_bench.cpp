@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "harness/ops.hpp"
+#include "harness/ops/op_queries.hpp"
 
 namespace {
 

@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {

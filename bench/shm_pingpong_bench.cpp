@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "comops/shm/backend.hpp"
-#include "harness/op_binder.hpp"
+#include "harness/ops/op_binder.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {

@@ -25,7 +25,7 @@
 #include <cstring>
 #include <vector>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {

@@ -19,7 +19,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 #include "swcc/swcc.hpp"
 
 namespace {

@@ -31,7 +31,7 @@
 
 #include "bench/swcc_state_cases.hpp"
 #include "bench/swcc_state_ratios.hpp"
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 
 namespace {
 

@@ -25,8 +25,8 @@ using Elem = std::int64_t;
 inline constexpr std::size_t kElemBytes = sizeof(Elem);
 
 /// The COMOPS operations, the key of an op everywhere. What each one means (name, buffers, fill,
-/// check, bandwidth) is its descriptor in harness/op_descriptors.cpp; which backends implement it,
-/// their op tables (OpTable).
+/// check, bandwidth) is its descriptor in harness/ops/op_descriptors.cpp; which backends implement
+/// it, their op tables (OpTable).
 enum class OpKind {
   kPingpong,
   kBroadcast,
@@ -184,7 +184,7 @@ struct OpEntry {
 };
 
 /// The ops a configured backend implements, each kind at most once; the harness binds an op of a
-/// point through this table (harness/op_binder.hpp). A backend's table is generated from the op
+/// point through this table (harness/ops/op_binder.hpp). A backend's table is generated from the op
 /// list in its CMakeLists.txt (comops_add_ops, cmake/comops_ops.cmake): each op file gives its
 /// entries with op_entries.
 using OpTable = std::vector<OpEntry>;

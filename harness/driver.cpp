@@ -8,22 +8,22 @@
 #include <functional>
 #include <optional>
 
-#include "harness/app_options.hpp"
-#include "harness/cli.hpp"
-#include "harness/launcher.hpp"
-#include "harness/metadata.hpp"
-#include "harness/node_limits.hpp"
-#include "harness/nodes.hpp"
-#include "harness/noise.hpp"
-#include "harness/ops.hpp"
-#include "harness/placement.hpp"
-#include "harness/progress.hpp"
-#include "harness/reporter.hpp"
-#include "harness/sizes.hpp"
-#include "harness/supervisor.hpp"
-#include "harness/sweep.hpp"
-#include "harness/variant_job.hpp"
-#include "harness/world.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/launch/launcher.hpp"
+#include "harness/launch/supervisor.hpp"
+#include "harness/launch/variant_job.hpp"
+#include "harness/machine/node_limits.hpp"
+#include "harness/machine/noise.hpp"
+#include "harness/ops/app_options.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/plan/sweep.hpp"
+#include "harness/report/metadata.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/runtime/nodes.hpp"
+#include "harness/runtime/placement.hpp"
+#include "harness/runtime/world.hpp"
+#include "harness/util/progress.hpp"
+#include "harness/util/sizes.hpp"
 
 namespace comops {
 namespace {
@@ -104,8 +104,8 @@ bool needs_processes(const Config& config,
   return false;
 }
 
-// Inside a variant's job (harness/variant_job.hpp): the mpi backend alone, the same sweep, no
-// limits, outputs, notes or variants of its own; its points go back to the job that started it.
+// Inside a variant's job (harness/launch/variant_job.hpp): the mpi backend alone, the same sweep,
+// no limits, outputs, notes or variants of its own; its points go back to the job that started it.
 void as_variant_job(Config& config) {
   config.backends = {"mpi"};
   config.mpi_variants.clear();

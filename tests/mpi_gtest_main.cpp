@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 #include "tests/gtest_skip.hpp"
 
 namespace {

@@ -14,8 +14,8 @@
 #include "comops/mpi/backend.hpp"
 #include "comops/shm/backend.hpp"
 #include "comops/swcc/backend.hpp"
-#include "harness/measure.hpp"
-#include "harness/ops.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/op_queries.hpp"
 #include "tests/apps/every_backend.hpp"
 #include "tests/mpi_world.hpp"
 

@@ -12,7 +12,7 @@
 #include "comops/mpi/backend.hpp"
 #include "comops/shm/backend.hpp"
 #include "comops/swcc/backend.hpp"
-#include "harness/measure.hpp"
+#include "harness/measure/measure.hpp"
 
 namespace comops::test {
 

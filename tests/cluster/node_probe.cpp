@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/finalize.hpp"
+#include "harness/runtime/finalize.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -61,6 +61,6 @@ int main(int argc, char** argv) {
   }
   std::fflush(stdout);
   MPI_Comm_free(&node);
-  comops::finalize_mpi();  // MPI_Finalize can hang over UCX TCP (harness/finalize.cpp)
+  comops::finalize_mpi();  // MPI_Finalize can hang over UCX TCP (harness/runtime/finalize.cpp)
   return 0;
 }

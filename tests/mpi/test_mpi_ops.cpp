@@ -12,8 +12,8 @@
 #include "comops/mpi/backend.hpp"
 #include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/rma.hpp"
-#include "harness/measure.hpp"
-#include "harness/ops.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/op_queries.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace comops {

@@ -1,5 +1,5 @@
 """The Google Benchmark route: comops' gbench JSON (one entry per repetition per point, named
-like "mpi/pingpong/np:2/bytes:8", times in nanoseconds as harness/gbench_reporter.cpp writes
+like "mpi/pingpong/np:2/bytes:8", times in nanoseconds as harness/report/gbench_reporter.cpp writes
 them) compared by libbenchmark-tools' own compare.py."""
 
 import importlib.util

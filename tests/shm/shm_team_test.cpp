@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "comops/shm/backend.hpp"
-#include "harness/measure.hpp"
-#include "harness/op_binder.hpp"
-#include "harness/ops.hpp"
-#include "harness/pinning.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/op_binder.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/runtime/pinning.hpp"
 #include "tests/shm/shm_test_util.hpp"
 
 namespace comops {

@@ -12,8 +12,8 @@
 
 #include "comops/swcc/backend.hpp"
 #include "comops/swcc/swcc_comm.hpp"
-#include "harness/op_binder.hpp"
-#include "harness/ops.hpp"
+#include "harness/ops/op_binder.hpp"
+#include "harness/ops/op_queries.hpp"
 #include "swcc/errors.hpp"
 #include "tests/mpi_world.hpp"
 

@@ -1,7 +1,5 @@
-// The COMOPS ops on every swcc configuration: exact results (harness/ops.cpp's check) for every
-// op, participant count and block size, the counters, and the option checks.
-#include "harness/ops.hpp"
-
+// The COMOPS ops on every swcc configuration: exact results (harness/ops/op_queries.cpp's check)
+// for every op, participant count and block size, the counters, and the option checks.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -10,8 +8,9 @@
 
 #include "comops/rma.hpp"
 #include "comops/swcc/backend.hpp"
-#include "harness/measure.hpp"
-#include "harness/op_binder.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/op_binder.hpp"
+#include "harness/ops/op_queries.hpp"
 
 namespace comops {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/op_descriptor.hpp"
+#include "harness/ops/op_descriptors.hpp"
 
 namespace comops::test {
 

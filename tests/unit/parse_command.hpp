@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli.hpp"
+#include "harness/cli/cli.hpp"
 
 namespace comops::test {
 

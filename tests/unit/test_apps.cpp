@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "comops/apps/matmul.hpp"
-#include "harness/app_options.hpp"
-#include "harness/ops.hpp"
-#include "harness/row.hpp"
-#include "harness/sweep.hpp"
+#include "harness/ops/app_options.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/plan/sweep.hpp"
+#include "harness/report/row.hpp"
 #include "parse_command.hpp"
 
 namespace comops {

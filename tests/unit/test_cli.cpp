@@ -1,5 +1,6 @@
-// Unit tests of the command line (harness/cli.hpp) and of finalize_config (harness/config.hpp):
-// defaults, option translation, and the exact one-line messages for bad input.
+// Unit tests of the command line (harness/cli/cli.hpp) and of finalize_config
+// (harness/plan/config.hpp): defaults, option translation, and the exact one-line messages for bad
+// input.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -11,11 +12,11 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/cli.hpp"
-#include "harness/config.hpp"
-#include "harness/help_formatter.hpp"
-#include "harness/ops.hpp"
-#include "harness/pinning.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/plan/config.hpp"
+#include "harness/runtime/pinning.hpp"
+#include "harness/util/help_formatter.hpp"
 #include "parse_command.hpp"
 
 namespace comops {

@@ -1,4 +1,4 @@
-// The documentation against the op descriptors (harness/op_descriptors.cpp), the one place that
+// The documentation against the op descriptors (harness/ops/op_descriptors.cpp), the one place that
 // defines an op: docs/metrics.md has a section per descriptor that quotes its definition verbatim
 // and names its bandwidth factor, and no section for an op that does not exist; the --op row of
 // docs/running.md's option table lists exactly the words --op accepts; the README's operations
@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/op_descriptor.hpp"
-#include "harness/op_selection.hpp"
+#include "harness/ops/op_descriptors.hpp"
+#include "harness/ops/op_selection.hpp"
 #include "op_args.hpp"
 
 namespace comops {

@@ -1,5 +1,5 @@
-// Unit tests of launcher detection and mpiexec lookup (harness/launcher.hpp); the environment
-// variables a test changes are restored when it ends.
+// Unit tests of launcher detection and mpiexec lookup (harness/launch/launcher.hpp); the
+// environment variables a test changes are restored when it ends.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/launcher.hpp"
+#include "harness/launch/launcher.hpp"
 
 namespace comops {
 namespace {

@@ -1,10 +1,10 @@
 // Open MPI's boxed end-of-job notices leave the launcher's stderr; everything else passes on at
-// once and unchanged (harness/launcher_notices.hpp).
+// once and unchanged (harness/launch/launcher_notices.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "harness/launcher_notices.hpp"
+#include "harness/launch/launcher_notices.hpp"
 
 namespace comops {
 namespace {

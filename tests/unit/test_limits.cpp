@@ -1,6 +1,6 @@
-// Unit tests of the machine limits with their ranges (harness/limits.hpp): the JSON round trip,
-// the shape of the measured figures, which limit bounds which op (harness/limit_check.hpp), and
-// the limit rows, flags and notes of the tables and the CSV.
+// Unit tests of the machine limits with their ranges (harness/machine/limits.hpp): the JSON round
+// trip, the shape of the measured figures, which limit bounds which op
+// (harness/report/limit_check.hpp), and the limit rows, flags and notes of the tables and the CSV.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/config.hpp"
-#include "harness/limit_check.hpp"
-#include "harness/limits.hpp"
-#include "harness/ops.hpp"
-#include "harness/placement.hpp"
-#include "harness/reporter.hpp"
-#include "harness/row.hpp"
+#include "harness/machine/limits.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/plan/config.hpp"
+#include "harness/report/limit_check.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/report/row.hpp"
+#include "harness/runtime/placement.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {

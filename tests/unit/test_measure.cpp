@@ -1,7 +1,8 @@
-// Unit tests of the default iteration and warm-up counts (harness/measure.hpp), of what
+// Unit tests of the default iteration and warm-up counts (harness/measure/measure.hpp), of what
 // measure_point runs with default and given options and with each --sync (on one-participant fake
-// backends), and of the noise probes (harness/noise.hpp), which only read /proc. The contended
-// threshold (kContendedStallShare) is tested where it acts: make_row in test_reporters.cpp.
+// backends), and of the noise probes (harness/machine/noise.hpp), which only read /proc. The
+// contended threshold (kContendedStallShare) is tested where it acts: make_row in
+// test_reporters.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,10 +13,10 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/measure.hpp"
-#include "harness/noise.hpp"
-#include "harness/ops.hpp"
-#include "harness/pinning.hpp"
+#include "harness/machine/noise.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/runtime/pinning.hpp"
 
 namespace comops {
 namespace {

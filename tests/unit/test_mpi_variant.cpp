@@ -1,13 +1,12 @@
-// --mpi-variant: parsing NAME:VAR=VALUE[,VAR=VALUE...][;...] (harness/mpi_variant.hpp) and the
-// command line's checks around it, with the exact one-line messages.
+// --mpi-variant: parsing NAME:VAR=VALUE[,VAR=VALUE...][;...] (harness/launch/mpi_variant.hpp),
+// with the exact one-line messages; the command line's checks around it: test_cli_mpi_variant.cpp.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/mpi_variant.hpp"
-#include "parse_command.hpp"
+#include "harness/launch/mpi_variant.hpp"
 
 namespace comops {
 namespace {
@@ -62,25 +61,6 @@ TEST(MpiVariant, BadValuesAreOneLineUsageErrors) {
   EXPECT_EQ(variant_error({"a:X=1,Y=2,X=3"}), "--mpi-variant 'a:X=1,Y=2,X=3': X is set twice");
   EXPECT_EQ(variant_error({"a:X=1", "b:X=1;a:Y=2"}), "--mpi-variant: the name 'a' is given twice");
   EXPECT_EQ(variant_error({"a:X=1;"}), "--mpi-variant '': expected NAME:VAR=VALUE[,VAR=VALUE...]");
-}
-
-TEST(MpiVariant, CommandLine) {
-  const Config c = test::parse(
-      {"--backend=mpi", "--mpi-variant=tcp:UCX_TLS=self,tcp", "--mpi-variant", "sm:UCX_TLS=sm"});
-  ASSERT_EQ(c.mpi_variants.size(), 2u);
-  EXPECT_EQ(c.mpi_variants[0].label(), "mpi-tcp");
-  EXPECT_EQ(c.mpi_variants[1].env, (Env{{"UCX_TLS", "sm"}}));
-  EXPECT_EQ(c.arguments,
-            (std::vector<std::string>{"--backend=mpi", "--mpi-variant=tcp:UCX_TLS=self,tcp",
-                                      "--mpi-variant", "sm:UCX_TLS=sm"}));
-  EXPECT_TRUE(test::parse({}).mpi_variants.empty());
-  EXPECT_EQ(test::usage_error({"--backend=shm", "--mpi-variant=a:X=1"}),
-            "--mpi-variant applies to the mpi backend, which --backend does not select");
-  EXPECT_EQ(test::usage_error({"--mpi-variant=a:X=1", "--mpi-variant=a:Y=1"}),
-            "--mpi-variant: the name 'a' is given twice");
-  EXPECT_EQ(test::usage_error({"--mpi-variant", ""}),
-            "--mpi-variant needs a value, not an empty one");
-  EXPECT_EQ(test::usage_error({"--mpi-variant="}), "--mpi-variant: 1 required SPEC missing");
 }
 
 }  // namespace

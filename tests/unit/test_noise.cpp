@@ -10,7 +10,7 @@
 #include <optional>
 #include <thread>
 
-#include "harness/noise.hpp"
+#include "harness/machine/noise.hpp"
 #include "tests/allowed_cpu.hpp"
 
 namespace comops {

@@ -1,6 +1,6 @@
-// Unit tests of the backend-free meaning of each op (harness/ops.hpp): every op is simulated in
-// plain C++ over per-rank buffers, and the exact checker must find 0 wrong elements, exactly the
-// one injected fault, and every element of a buffer the op never wrote.
+// Unit tests of the backend-free meaning of each op (harness/ops/op_queries.hpp): every op is
+// simulated in plain C++ over per-rank buffers, and the exact checker must find 0 wrong elements,
+// exactly the one injected fault, and every element of a buffer the op never wrote.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "comops/op.hpp"
 #include "comops/rma.hpp"
 #include "golden_ops.hpp"
-#include "harness/ops.hpp"
+#include "harness/ops/op_queries.hpp"
 #include "op_args.hpp"
 
 namespace comops {
@@ -508,7 +508,7 @@ TEST(Pattern, In32BitRangeAndSeedDependent) {
 }
 
 // The pattern is the same in every process and every build: values computed independently
-// (splitmix64 in Python) from the definition in harness/ops.cpp.
+// (splitmix64 in Python) from the definition in harness/ops/op_queries.cpp.
 TEST(Pattern, KnownValues) {
   EXPECT_EQ(pattern(7, 3, 0), 1670208425);
   EXPECT_EQ(pattern(7, 3, 1), 616601841);

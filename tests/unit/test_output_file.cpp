@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "comops/op.hpp"
-#include "harness/output_file.hpp"
+#include "harness/util/output_file.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {

@@ -2,7 +2,7 @@
 // indices, the nodes a point spans, per-node oversubscription and the ping-pong pairs.
 #include <gtest/gtest.h>
 
-#include "harness/placement.hpp"
+#include "harness/runtime/placement.hpp"
 
 namespace comops {
 namespace {

@@ -1,5 +1,6 @@
-// Unit tests of the progress display (harness/progress.hpp): which style a mode gives, the exact
-// lines with elapsed time and the cost-weighted estimate of what remains, fed by a fake clock.
+// Unit tests of the progress display (harness/util/progress.hpp): which style a mode gives, the
+// exact lines with elapsed time and the cost-weighted estimate of what remains, fed by a fake
+// clock.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/progress.hpp"
+#include "harness/util/progress.hpp"
 
 namespace comops {
 namespace {

@@ -1,4 +1,4 @@
-// Unit tests of result rows (harness/row.hpp) and the four reporters (CSV, JSON, Google
+// Unit tests of result rows (harness/report/row.hpp) and the four reporters (CSV, JSON, Google
 // Benchmark JSON read back by Google Benchmark's own loader, readable tables), writing into a
 // temporary directory.
 #include <gtest/gtest.h>
@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/busy_note.hpp"
-#include "harness/config.hpp"
-#include "harness/limits.hpp"
-#include "harness/placement.hpp"
-#include "harness/reporter.hpp"
-#include "harness/row.hpp"
-#include "harness/summary.hpp"
+#include "harness/machine/limits.hpp"
+#include "harness/plan/config.hpp"
+#include "harness/report/busy_note.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/report/row.hpp"
+#include "harness/report/summary.hpp"
+#include "harness/runtime/placement.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {

@@ -1,11 +1,11 @@
-// Unit tests of size parsing, formatting and geometric size sweeps (harness/sizes.hpp).
+// Unit tests of size parsing, formatting and geometric size sweeps (harness/util/sizes.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/sizes.hpp"
+#include "harness/util/sizes.hpp"
 
 namespace comops {
 namespace {

@@ -1,11 +1,11 @@
 // Unit tests of the order statistics over repetitions and the per-call percentiles
-// (harness/stats.hpp).
+// (harness/util/stats.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
-#include "harness/stats.hpp"
+#include "harness/util/stats.hpp"
 
 namespace comops {
 namespace {

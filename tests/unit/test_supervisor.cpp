@@ -1,10 +1,10 @@
-// How the supervising process judges a finished job (harness/supervisor.hpp judge_job): lost
+// How the supervising process judges a finished job (harness/launch/supervisor.hpp judge_job): lost
 // ranks named from the launcher's report and the rank table, signals, launchers that failed or
 // ran nothing, and comops' own exit codes passed through.
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include "harness/supervisor.hpp"
+#include "harness/launch/supervisor.hpp"
 
 namespace comops {
 namespace {

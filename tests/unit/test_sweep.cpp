@@ -1,4 +1,4 @@
-// Unit tests of the sweep as data (harness/sweep.hpp): the exact list of points, merged table
+// Unit tests of the sweep as data (harness/plan/sweep.hpp): the exact list of points, merged table
 // membership, barrier at 0 bytes, and backends that lack an op.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/config.hpp"
-#include "harness/ops.hpp"
-#include "harness/sweep.hpp"
+#include "harness/ops/op_queries.hpp"
+#include "harness/plan/config.hpp"
+#include "harness/plan/sweep.hpp"
 
 namespace comops {
 namespace {

@@ -1,4 +1,4 @@
-// Unit tests of the plain-text tables (harness/text_table.hpp): decimals per column, numbers
+// Unit tests of the plain-text tables (harness/util/text_table.hpp): decimals per column, numbers
 // aligned on the decimal point, marks beside them, column widths.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/text_table.hpp"
+#include "harness/util/text_table.hpp"
 
 namespace comops {
 namespace {

@@ -1,15 +1,15 @@
 // The pieces of a variant's job that need no MPI: reading UCX's endpoint log
-// (harness/ucx_log.hpp) and a measured point's round trip through JSON
-// (harness/point_result_json.hpp).
+// (harness/launch/ucx_log.hpp) and a measured point's round trip through JSON
+// (harness/measure/point_result_json.hpp).
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 
 #include "comops/op.hpp"
-#include "harness/point_result_json.hpp"
-#include "harness/ucx_log.hpp"
-#include "harness/variant_job.hpp"
+#include "harness/launch/ucx_log.hpp"
+#include "harness/launch/variant_job.hpp"
+#include "harness/measure/point_result_json.hpp"
 #include "temp_dir.hpp"
 
 namespace comops {

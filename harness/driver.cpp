@@ -129,190 +129,266 @@ std::vector<VariantRun> run_variants(const Config& config, int world_size) {
   return runs;
 }
 
-// Everything after MPI_Init. Throws UsageError / RuntimeError with the same message on every
-// rank where it can be known on every rank; rank-local failures are agreed by the caller.
-int run_in_world(World& world, Config& config,
-                 std::vector<std::unique_ptr<BackendFamily>>& families) {
+// What the run measures: the backends, their points, where each point's participants run, and
+// the points the sweep left out (notes).
+struct Sweep {
+  std::vector<std::unique_ptr<Backend>> backends;
+  std::vector<Point> points;
+  std::vector<Placement> placements;
+  std::vector<std::string> skipped;
+};
+
+// The machine before any point: rank 0's idle share, each node's facts, the limits.
+struct Survey {
+  std::optional<double> idle;
+  std::vector<NodeFacts> facts;
+  MachineLimits limits;
+};
+
+std::vector<std::unique_ptr<Backend>> create_backends(
+    const Config& config, std::vector<std::unique_ptr<BackendFamily>>& families) {
   std::vector<std::unique_ptr<Backend>> backends;
   for (const auto& name : config.backends)
     for (auto& f : families)
       if (f->name() == name)
         for (auto& b : f->create()) backends.push_back(std::move(b));
+  return backends;
+}
+
+// The points of the sweep and every point's participants, before anything runs (too many
+// participants, or a placement that cannot be made, is a usage error on every rank).
+void plan_points(const Config& config, const NodeMap& nodes, Sweep& sweep) {
+  for (const auto& b : sweep.backends)
+    if (max_np(config) > b->max_participants())
+      throw UsageError(fmt::format("{} runs at most {} participants here, np={} was asked for",
+                                   b->label(), b->max_participants(), max_np(config)));
+  sweep.points = build_sweep(config, sweep.backends, &sweep.skipped);
+  check_memory(sweep.points);
+  for (const Point& p : sweep.points)
+    sweep.placements.push_back(sweep.backends[p.backend]->participants() == Participants::kProcesses
+                                   ? place_processes(nodes, p.np, config.placement, p.pair)
+                                   : place_threads(nodes, p.np, p.pair));
+}
+
+// Rank 0 alone looks at --output-dir (other nodes may not see the same file system), before
+// anything is measured; then the warnings, once, after every usage error.
+void check_outputs(const World& world, const Config& config) {
+  on_root_agreed<UsageError, UsageError>(world, [&] { check_output_dir(config); });
+  if (world.is_root())
+    for (const auto& w : config.warnings) fmt::print(stderr, "comops: warning: {}\n", w);
+}
+
+// The variants' jobs run first, one at a time, while this job's ranks sleep.
+std::vector<VariantRun> run_variants_first(const World& world, const Config& config,
+                                           const Pinning& pinning) {
+  std::vector<VariantRun> variants;
+  on_root_agreed<RuntimeError>(world, [&] {
+    pinning.unbind_self();  // their ranks bind themselves, on every core
+    variants = run_variants(config, world.size());
+  });
+  return variants;
+}
+
+// Each node's lowest rank measures its node while the other ranks wait quietly; then the
+// network between the first two nodes.
+Survey survey_machine(const World& world, const Config& config, const NodeMap& nodes,
+                      const Pinning& pinning) {
+  Survey survey;
+  survey.idle = world.is_root() ? cpu_idle_share(200) : std::nullopt;
+  std::vector<std::size_t> memcpy_sizes = config.sizes;
+  if (np_tables(config)) memcpy_sizes.push_back(config.np_bytes);
+  std::sort(memcpy_sizes.begin(), memcpy_sizes.end());
+  memcpy_sizes.erase(std::unique(memcpy_sizes.begin(), memcpy_sizes.end()), memcpy_sizes.end());
+  survey.facts = survey_nodes(world, nodes, pinning, memcpy_sizes, max_np(config), config.limits);
+  survey.limits = world.is_root() ? survey.facts.at(0).limits : MachineLimits{};
+  if (config.limits) survey.limits.network = measure_network(world, nodes, pinning);
+  return survey;
+}
+
+// Rank 0 opens the outputs (none inside a variant's job), with the run's context and the
+// variants' in it.
+std::vector<std::unique_ptr<Reporter>> open_outputs(const World& world, const Config& config,
+                                                    const Sweep& sweep, const NodeMap& nodes,
+                                                    const Pinning& pinning, const Survey& survey,
+                                                    const std::vector<VariantRun>& variants) {
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  const bool psi = cpu_stall_total_us().has_value();
+  on_root_agreed<RuntimeError>(world, [&] {
+    if (!variant_job_dir().empty()) return;
+    for (const auto& s : sweep.skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
+    auto context = run_context(config, world.size(), pinning, survey.limits, survey.idle, psi,
+                               sweep.backends, nodes, survey.facts);
+    if (!variants.empty()) {
+      context["mpi_variants"] = nlohmann::json::array();
+      for (const auto& v : variants) context["mpi_variants"].push_back(v.context);
+    }
+    reporters = open_reporters(config, survey.limits, nodes, context, survey.idle);
+  });
+  return reporters;
+}
+
+// Every point's expected cost, by which the progress display weighs what remains.
+std::vector<double> point_costs(const Config& config, const Sweep& sweep) {
+  std::vector<double> costs;
+  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+    const Point& p = sweep.points[i];
+    const MeasureOptions o = options_for(config, sweep.placements[i].oversubscribed);
+    costs.push_back(expected_cost_us(p.bytes * static_cast<std::size_t>(p.window),  // W messages
+                                     starting_iterations(o, p.bytes), o.repetitions));
+  }
+  return costs;
+}
+
+// The points one after the other on every rank: each measured, then reported on rank 0 (an mpi
+// point with the variants' rows of it). A failure on any rank (measuring on every rank, writing
+// on rank 0) ends the run on every rank; the outputs still get what was measured before.
+class PointLoop {
+ public:
+  PointLoop(const World& world, const Config& config, const Sweep& sweep, const NodeMap& nodes,
+            const Pinning& pinning, const MachineLimits& limits,
+            const std::vector<VariantRun>& variants,
+            std::vector<std::unique_ptr<Reporter>>& reporters)
+      : world_(world),
+        config_(config),
+        sweep_(sweep),
+        nodes_(nodes),
+        pinning_(pinning),
+        limits_(limits),
+        variants_(variants),
+        reporters_(reporters),
+        // Rank 0 alone shows progress.
+        progress_(world.is_root() ? config.progress : "never", point_costs(config, sweep),
+                  sweep.points.size()) {}
+
+  // The run's exit code, agreed by every rank.
+  int run() {
+    for (std::size_t i = 0; i < sweep_.points.size(); ++i) {
+      std::string error;
+      const PointResult result = measure(i, error);
+      world_.quiet_barrier();
+      stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
+      if (world_.is_root()) error = report(i, result);
+      stop_if_any_failed(error, "an output file could not be written on rank 0");
+    }
+    progress_.done();
+    const std::string finished = each_reporter(reporters_, [](Reporter& r) { r.finish(); });
+    if (world_.max(finished.empty() ? 0 : 1) != 0) throw RuntimeError(finished);
+    if (world_.is_root() && wrong_ > 0)
+      fmt::print(stderr, "comops: error: {} wrong element(s) in the results\n", wrong_);
+    return world_.max(wrong_ > 0 ? kWrong : kOk);
+  }
+
+ private:
+  // Point i measured on this rank; `error` gets what failed here.
+  PointResult measure(std::size_t i, std::string& error) {
+    const Point& p = sweep_.points[i];
+    const Placement& placement = sweep_.placements[i];
+    Backend& backend = *sweep_.backends[p.backend];
+    if (world_.is_root())
+      progress_.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
+                                 op_is_app(p.op) ? app_params_text(p.app) : format_size(p.bytes)));
+    PointResult result;
+    try {
+      MeasureOptions options = options_for(config_, placement.oversubscribed);
+      if (i != config_.inject_point) options.inject_throw = Phase::kNone;
+      result = measure_point(backend, args_for(p), options, pinning_, placement);
+      for (int node : placement.node)
+        result.hosts.push_back(nodes_.host[static_cast<std::size_t>(node)]);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    return result;
+  }
+
+  // On rank 0: point i's row into every output (and into the points file of a variant's job);
+  // returns the first failure's message, or "".
+  std::string report(std::size_t i, const PointResult& result) {
+    const Point& p = sweep_.points[i];
+    const bool over = sweep_.placements[i].oversubscribed;
+    // The stall over the timed repetitions (measure_point), not over the whole point: warm-up,
+    // validation and the parked ranks waking are no contention of the timed numbers.
+    const Row row = make_row(result, limits_, over, result.cpu_stall_us, result.cpu_stall_window_us,
+                             p.size_table, p.np_table);
+    progress_.clear();  // the row goes to stdout, maybe the same terminal
+    std::string error = each_reporter(reporters_, [&](Reporter& r) { r.add(row); });
+    wrong_ += result.wrong;
+    if (!variant_dir_.empty()) {
+      try {
+        write_variant_point(variant_dir_, result);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    }
+    if (sweep_.backends[p.backend]->label() == "mpi") {
+      if (error.empty()) error = report_variants(p, over);
+      ++mpi_points_;  // the variants' points follow mpi's, one for each
+    }
+    return error;
+  }
+
+  // On rank 0: each variant's row of the mpi point p; returns the first failure's message.
+  std::string report_variants(const Point& p, bool over) {
+    std::string error;
+    for (std::size_t v = 1; v < variants_.size() && error.empty(); ++v) {
+      const auto& measured = variants_[v].points;
+      if (mpi_points_ >= measured.size() || measured[mpi_points_].args.op != p.op ||
+          measured[mpi_points_].args.np != p.np || measured[mpi_points_].args.bytes != p.bytes ||
+          measured[mpi_points_].pair != p.pair || measured[mpi_points_].args.app != p.app)
+        return fmt::format("{}: its job measured other points than mpi",
+                           variants_[v].context["label"].get<std::string>());
+      const PointResult& vp = measured[mpi_points_];
+      const Row vrow = make_row(vp, limits_, over, vp.cpu_stall_us, vp.cpu_stall_window_us,
+                                p.size_table, p.np_table);
+      error = each_reporter(reporters_, [&](Reporter& r) { r.add(vrow); });
+      wrong_ += vp.wrong;
+    }
+    return error;
+  }
+
+  void stop_if_any_failed(const std::string& error, const std::string& elsewhere) {
+    if (world_.max(error.empty() ? 0 : 1) == 0) return;
+    progress_.done();
+    each_reporter(reporters_, [](Reporter& r) { r.finish(); });
+    throw RuntimeError(error.empty() ? elsewhere : error);
+  }
+
+  const World& world_;
+  const Config& config_;
+  const Sweep& sweep_;
+  const NodeMap& nodes_;
+  const Pinning& pinning_;
+  const MachineLimits& limits_;
+  const std::vector<VariantRun>& variants_;
+  std::vector<std::unique_ptr<Reporter>>& reporters_;
+  const std::string variant_dir_ = variant_job_dir();  // inside a variant's job: its directory
+  Progress progress_;
+  std::int64_t wrong_ = 0;
+  std::size_t mpi_points_ = 0;  // the mpi points reported so far
+};
+
+// Everything after MPI_Init. Throws UsageError / RuntimeError with the same message on every
+// rank where it can be known on every rank; rank-local failures are agreed by the caller.
+int run_in_world(World& world, Config& config,
+                 std::vector<std::unique_ptr<BackendFamily>>& families) {
+  Sweep sweep;
+  sweep.backends = create_backends(config, families);
   const bool process_backends = needs_processes(config, families);
   Pinning pinning(config.bind);
   const NodeMap nodes = discover_nodes(pinning);
   if (world.is_root()) record_ranks(nodes);
   finalize_config(config, world.size(), under_launcher(), process_backends, pinning.cores());
   config.pairs = resolve_pairs(config.pair, nodes, process_backends);
-  for (const auto& b : backends)
-    if (max_np(config) > b->max_participants())
-      throw UsageError(fmt::format("{} runs at most {} participants here, np={} was asked for",
-                                   b->label(), b->max_participants(), max_np(config)));
-  std::vector<std::string> skipped;
-  const std::vector<Point> points = build_sweep(config, backends, &skipped);
-  check_memory(points);
-  // Every point's participants, before anything runs (a placement that cannot be made is a
-  // usage error on every rank).
-  std::vector<Placement> placements;
-  for (const Point& p : points)
-    placements.push_back(backends[p.backend]->participants() == Participants::kProcesses
-                             ? place_processes(nodes, p.np, config.placement, p.pair)
-                             : place_threads(nodes, p.np, p.pair));
-
-  // Rank 0 alone looks at --output-dir (other nodes may not see the same file system), before
-  // anything is measured; then the warnings, once, after every usage error.
-  std::string refused;
-  if (world.is_root()) {
-    try {
-      check_output_dir(config);
-    } catch (const UsageError& e) {
-      refused = e.what();
-    }
-  }
-  refused = world.broadcast(refused);
-  if (!refused.empty()) throw UsageError(refused);
-  if (world.is_root())
-    for (const auto& w : config.warnings) fmt::print(stderr, "comops: warning: {}\n", w);
-  const std::string variant_dir = variant_job_dir();
-  if (!variant_dir.empty() && variant_job_probe()) {
+  plan_points(config, nodes, sweep);
+  check_outputs(world, config);
+  if (!variant_job_dir().empty() && variant_job_probe()) {
     world.quiet_barrier();  // MPI is up and its endpoints are made: what the probe is for
     return kOk;
   }
-
-  // The variants' jobs run first, one at a time, while this job's ranks sleep.
-  std::vector<VariantRun> variants;
-  {
-    std::string error;
-    if (world.is_root()) {
-      try {
-        pinning.unbind_self();  // their ranks bind themselves, on every core
-        variants = run_variants(config, world.size());
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-    }
-    world.quiet_barrier();
-    error = world.broadcast(error);
-    if (!error.empty()) throw RuntimeError(error);
-  }
-
-  // Each node's lowest rank measures its node while the other ranks wait quietly; then the
-  // network between the first two nodes; then rank 0 opens the outputs.
-  const auto idle = world.is_root() ? cpu_idle_share(200) : std::nullopt;
-  std::vector<std::size_t> memcpy_sizes = config.sizes;
-  if (np_tables(config)) memcpy_sizes.push_back(config.np_bytes);
-  std::sort(memcpy_sizes.begin(), memcpy_sizes.end());
-  memcpy_sizes.erase(std::unique(memcpy_sizes.begin(), memcpy_sizes.end()), memcpy_sizes.end());
-  const std::vector<NodeFacts> facts =
-      survey_nodes(world, nodes, pinning, memcpy_sizes, max_np(config), config.limits);
-  MachineLimits limits = world.is_root() ? facts.at(0).limits : MachineLimits{};
-  if (config.limits) limits.network = measure_network(world, nodes, pinning);
-  std::vector<std::unique_ptr<Reporter>> reporters;
-  std::string failure;
-  const bool psi = cpu_stall_total_us().has_value();
-  if (world.is_root()) {
-    try {
-      if (variant_dir.empty()) {
-        for (const auto& s : skipped) fmt::print(stderr, "comops: note: {}, skipped\n", s);
-        auto context =
-            run_context(config, world.size(), pinning, limits, idle, psi, backends, nodes, facts);
-        if (!variants.empty()) {
-          context["mpi_variants"] = nlohmann::json::array();
-          for (const auto& v : variants) context["mpi_variants"].push_back(v.context);
-        }
-        reporters = open_reporters(config, limits, nodes, context, idle);
-      }
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-  }
-  world.quiet_barrier();
-  failure = world.broadcast(failure);
-  if (!failure.empty()) throw RuntimeError(failure);
-
-  // Rank 0 alone shows progress; the estimate of what remains weighs each point by its cost.
-  std::vector<double> costs;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const MeasureOptions o = options_for(config, placements[i].oversubscribed);
-    costs.push_back(expected_cost_us(
-        points[i].bytes * static_cast<std::size_t>(points[i].window),  // a window: W messages
-        starting_iterations(o, points[i].bytes), o.repetitions));
-  }
-  Progress progress(world.is_root() ? config.progress : "never", costs, points.size());
-  // A failure on any rank (measuring on every rank, writing on rank 0) ends the run on every
-  // rank; the outputs still get what was measured before.
-  auto stop_if_any_failed = [&](const std::string& error, const std::string& elsewhere) {
-    if (world.max(error.empty() ? 0 : 1) == 0) return;
-    progress.done();
-    each_reporter(reporters, [](Reporter& r) { r.finish(); });
-    throw RuntimeError(error.empty() ? elsewhere : error);
-  };
-  std::int64_t wrong = 0;
-  std::size_t mpi_points = 0;  // the mpi points reported so far: the variants' points follow each
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const Point& p = points[i];
-    const Placement& placement = placements[i];
-    Backend& backend = *backends[p.backend];
-    const Args args = args_for(p);
-    const bool over = placement.oversubscribed;
-    if (world.is_root())
-      progress.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
-                                op_is_app(p.op) ? app_params_text(p.app) : format_size(p.bytes)));
-    PointResult result;
-    std::string error;
-    try {
-      MeasureOptions options = options_for(config, over);
-      if (i != config.inject_point) options.inject_throw = Phase::kNone;
-      result = measure_point(backend, args, options, pinning, placement);
-      for (int node : placement.node)
-        result.hosts.push_back(nodes.host[static_cast<std::size_t>(node)]);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    world.quiet_barrier();
-    stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
-    if (world.is_root()) {
-      // The stall over the timed repetitions (measure_point), not over the whole point: warm-up,
-      // validation and the parked ranks waking are no contention of the timed numbers.
-      const Row row = make_row(result, limits, over, result.cpu_stall_us,
-                               result.cpu_stall_window_us, p.size_table, p.np_table);
-      progress.clear();  // the row goes to stdout, maybe the same terminal
-      error = each_reporter(reporters, [&](Reporter& r) { r.add(row); });
-      wrong += result.wrong;
-      if (!variant_dir.empty()) {
-        try {
-          write_variant_point(variant_dir, result);
-        } catch (const std::exception& e) {
-          error = e.what();
-        }
-      }
-      if (backend.label() == "mpi") {
-        for (std::size_t v = 1; v < variants.size() && error.empty(); ++v) {
-          const auto& measured = variants[v].points;
-          if (mpi_points >= measured.size() || measured[mpi_points].args.op != p.op ||
-              measured[mpi_points].args.np != p.np || measured[mpi_points].args.bytes != p.bytes ||
-              measured[mpi_points].pair != p.pair || measured[mpi_points].args.app != p.app) {
-            error = fmt::format("{}: its job measured other points than mpi",
-                                variants[v].context["label"].get<std::string>());
-            break;
-          }
-          const PointResult& vp = measured[mpi_points];
-          const Row vrow = make_row(vp, limits, over, vp.cpu_stall_us, vp.cpu_stall_window_us,
-                                    p.size_table, p.np_table);
-          error = each_reporter(reporters, [&](Reporter& r) { r.add(vrow); });
-          wrong += vp.wrong;
-        }
-        ++mpi_points;
-      }
-    }
-    stop_if_any_failed(error, "an output file could not be written on rank 0");
-  }
-  progress.done();
-  const std::string finished = each_reporter(reporters, [](Reporter& r) { r.finish(); });
-  if (world.max(finished.empty() ? 0 : 1) != 0) throw RuntimeError(finished);
-  if (world.is_root() && wrong > 0)
-    fmt::print(stderr, "comops: error: {} wrong element(s) in the results\n", wrong);
-  return world.max(wrong > 0 ? kWrong : kOk);
+  const std::vector<VariantRun> variants = run_variants_first(world, config, pinning);
+  const Survey survey = survey_machine(world, config, nodes, pinning);
+  std::vector<std::unique_ptr<Reporter>> reporters =
+      open_outputs(world, config, sweep, nodes, pinning, survey, variants);
+  return PointLoop(world, config, sweep, nodes, pinning, survey.limits, variants, reporters).run();
 }
 
 }  // namespace

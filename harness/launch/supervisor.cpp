@@ -68,6 +68,146 @@ int rank_of(const nlohmann::json& table, long pid, const std::string& host) {
   return matches == 1 ? by_pid : -1;
 }
 
+// A private directory ($TMPDIR or /tmp) where rank 0 leaves the rank table.
+std::string make_run_dir() {
+  std::error_code tmp_ec;
+  std::string run_dir =
+      (std::filesystem::temp_directory_path(tmp_ec) / "comops-run.XXXXXX").string();
+  if (tmp_ec || ::mkdtemp(run_dir.data()) == nullptr)
+    throw RuntimeError(fmt::format("cannot create a run directory: {}", std::strerror(errno)));
+  return run_dir;
+}
+
+// The launcher's command line: it, then -n np and this comops with the same arguments.
+std::vector<std::string> launch_words(const std::vector<std::string>& launcher, int np, int argc,
+                                      char** argv) {
+  const std::string self = self_path(), np_text = std::to_string(np);
+  std::vector<std::string> words = launcher;
+  words.insert(words.end(), {"-n", np_text, self});
+  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
+  return words;
+}
+
+// The launcher's process and the read ends of its stdout and stderr.
+struct Launched {
+  pid_t pid;
+  int out, err;
+};
+
+// Starts the launcher (words[0]) with the run directory and `settings` in its environment. Its
+// stdout and stderr pass through pipes: Hydra reports a process that ended badly on stdout, the
+// ranks' errors come on stderr.
+Launched start_launcher(std::vector<std::string>& words,
+                        const std::vector<std::pair<std::string, std::string>>& settings,
+                        const std::string& run_dir) {
+  std::vector<char*> args;
+  for (auto& w : words) args.push_back(w.data());
+  args.push_back(nullptr);
+  int out_pipe[2], err_pipe[2];
+  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
+    throw RuntimeError(fmt::format("cannot start {}: {}", words[0], std::strerror(errno)));
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0)
+    throw RuntimeError(fmt::format("cannot start {}: {}", words[0], std::strerror(errno)));
+  if (child == 0) {
+    ::dup2(out_pipe[1], STDOUT_FILENO);
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    ::setenv(kLaunchedVar, "1", 1);
+    ::setenv(kRunDirVar, run_dir.c_str(), 1);
+    for (const auto& [name, value] : settings) ::setenv(name.c_str(), value.c_str(), 0);
+    ::execv(words[0].c_str(), args.data());
+    fmt::print(stderr, "comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  return {child, out_pipe[0], err_pipe[0]};
+}
+
+// SIGINT and SIGTERM go on to the launcher. A closed stdout (comops | head) must not kill the
+// supervisor and orphan the job: the write fails instead, the job runs on into its files, and
+// the exit code says what was lost.
+void forward_signals_to(pid_t child) {
+  g_child = child;
+  struct sigaction sa = {};
+  sa.sa_handler = forward_signal;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+}
+
+// The launcher's stdout and stderr passed through as they come, with a copy kept to read the
+// launcher's verdict from; Open MPI's boxed notices that repeat a non-zero exit code leave
+// stderr (launcher_notices.hpp).
+class StreamRelay {
+ public:
+  StreamRelay(int out, int err) : fds_{{out, POLLIN, 0}, {err, POLLIN, 0}} {}
+
+  // Passes both streams on until `child` exits; returns its wait status.
+  int until_exit(pid_t child) {
+    int status = 0;
+    for (bool exited = false; !exited;) {
+      if (::poll(fds_, 2, 200) > 0)
+        for (int i = 0; i < 2; ++i)
+          if (fds_[i].fd >= 0 && (fds_[i].revents & (POLLIN | POLLHUP))) pass(i);
+      const pid_t w = ::waitpid(child, &status, WNOHANG);
+      exited = w == child || (w < 0 && errno != EINTR);
+    }
+    return status;
+  }
+
+  // Processes the launcher left behind may hold the pipes: takes what is there, then stops;
+  // closes the pipes.
+  void finish() {
+    for (int i = 0; i < 2; ++i)
+      if (fds_[i].fd >= 0) {
+        ::fcntl(fds_[i].fd, F_SETFL, O_NONBLOCK);
+        while (fds_[i].fd >= 0 && pass(i)) {
+        }
+      }
+    if (const std::string rest = notices_.flush(); !rest.empty())
+      if (::write(STDERR_FILENO, rest.data(), rest.size()) < 0) {
+        // stderr is gone: nothing to report it on
+      }
+    ::close(out_);
+    ::close(err_);
+  }
+
+  const std::string& seen() const { return seen_; }
+  int out_error() const { return out_error_; }  ///< the first failed write to our stdout, or 0
+
+ private:
+  // One read from stream i (0 stdout, 1 stderr) passed on; false when nothing came.
+  bool pass(int i) {
+    char buf[4096];
+    const ssize_t n = ::read(fds_[i].fd, buf, sizeof buf);
+    if (n > 0) {
+      if (i == 1) {
+        const std::string text = notices_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+        if (!text.empty() && ::write(STDERR_FILENO, text.data(), text.size()) < 0) {
+          // stderr is gone: nothing to report it on
+        }
+        if (seen_.size() < (1u << 20)) seen_.append(buf, static_cast<std::size_t>(n));
+        return true;
+      }
+      const ssize_t w = ::write(STDOUT_FILENO, buf, static_cast<std::size_t>(n));
+      if (w != n && out_error_ == 0) out_error_ = w < 0 ? errno : EIO;  // the tables are lost there
+      if (seen_.size() < (1u << 20)) seen_.append(buf, static_cast<std::size_t>(n));
+      return true;
+    }
+    if (n == 0 || (errno != EINTR && errno != EAGAIN)) fds_[i].fd = -1;  // closed: poll skips it
+    return false;
+  }
+
+  pollfd fds_[2];
+  const int out_ = fds_[0].fd, err_ = fds_[1].fd;
+  LauncherNoticeFilter notices_;
+  std::string seen_;
+  int out_error_ = 0;
+};
+
 }  // namespace
 
 std::string judge_job(int status, const std::string& err, const std::string& rank_table,
@@ -164,109 +304,24 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
     throw RuntimeError(fmt::format(
         "{} started comops without an MPI environment comops recognises (no PMI variables)",
         launcher.at(0)));
-  // A private directory ($TMPDIR or /tmp) where rank 0 leaves the rank table.
-  std::error_code tmp_ec;
-  std::string run_dir =
-      (std::filesystem::temp_directory_path(tmp_ec) / "comops-run.XXXXXX").string();
-  if (tmp_ec || ::mkdtemp(run_dir.data()) == nullptr)
-    throw RuntimeError(fmt::format("cannot create a run directory: {}", std::strerror(errno)));
-  const std::string self = self_path(), np_text = std::to_string(np);
-  std::vector<std::string> words = launcher;
-  words.insert(words.end(), {"-n", np_text, self});
-  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
-  std::vector<char*> args;
-  for (auto& w : words) args.push_back(w.data());
-  args.push_back(nullptr);
+  const std::string run_dir = make_run_dir();
+  std::vector<std::string> words = launch_words(launcher, np, argc, argv);
   const auto settings = launcher_environment(::geteuid() == 0);
-
-  // The launcher's stdout and stderr pass through pipes: Hydra reports a process that ended
-  // badly on stdout, the ranks' errors come on stderr.
-  int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
-    throw RuntimeError(fmt::format("cannot start {}: {}", launcher[0], std::strerror(errno)));
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0)
-    throw RuntimeError(fmt::format("cannot start {}: {}", launcher[0], std::strerror(errno)));
-  if (child == 0) {
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
-    ::setenv(kLaunchedVar, "1", 1);
-    ::setenv(kRunDirVar, run_dir.c_str(), 1);
-    for (const auto& [name, value] : settings) ::setenv(name.c_str(), value.c_str(), 0);
-    ::execv(launcher[0].c_str(), args.data());
-    fmt::print(stderr, "comops: error: cannot start {}: {}\n", launcher[0], std::strerror(errno));
-    ::_exit(127);
-  }
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  g_child = child;
-  struct sigaction sa = {};
-  sa.sa_handler = forward_signal;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-  // A closed stdout (comops | head) must not kill the supervisor and orphan the job: the write
-  // fails instead, the job runs on into its files, and the exit code says what was lost.
-  ::signal(SIGPIPE, SIG_IGN);
-
-  // Pass both streams through as they come, keeping a copy to read the launcher's verdict from.
-  std::string seen;
-  int out_error = 0;  // the first failed write to our stdout (the tables are lost there)
-  const int to[2] = {STDOUT_FILENO, STDERR_FILENO};
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  // Open MPI's boxed notices that repeat a non-zero exit code leave stderr (launcher_notices.hpp).
-  LauncherNoticeFilter notices;
-  auto pass = [&](int i) {
-    char buf[4096];
-    const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
-    if (n > 0) {
-      if (i == 1) {
-        const std::string text = notices.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-        if (!text.empty() && ::write(STDERR_FILENO, text.data(), text.size()) < 0) {
-          // stderr is gone: nothing to report it on
-        }
-        if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
-        return true;
-      }
-      const ssize_t w = ::write(to[i], buf, static_cast<std::size_t>(n));
-      if (i == 0 && w != n && out_error == 0) out_error = w < 0 ? errno : EIO;
-      if (seen.size() < (1u << 20)) seen.append(buf, static_cast<std::size_t>(n));
-      return true;
-    }
-    if (n == 0 || (errno != EINTR && errno != EAGAIN)) fds[i].fd = -1;  // closed: poll skips it
-    return false;
-  };
-  int status = 0;
-  for (bool exited = false; !exited;) {
-    if (::poll(fds, 2, 200) > 0)
-      for (int i = 0; i < 2; ++i)
-        if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP))) pass(i);
-    const pid_t w = ::waitpid(child, &status, WNOHANG);
-    exited = w == child || (w < 0 && errno != EINTR);
-  }
-  // Processes the launcher left behind may hold the pipes: take what is there, then stop.
-  for (int i = 0; i < 2; ++i)
-    if (fds[i].fd >= 0) {
-      ::fcntl(fds[i].fd, F_SETFL, O_NONBLOCK);
-      while (fds[i].fd >= 0 && pass(i)) {
-      }
-    }
-  if (const std::string rest = notices.flush(); !rest.empty())
-    if (::write(STDERR_FILENO, rest.data(), rest.size()) < 0) {
-      // stderr is gone: nothing to report it on
-    }
-  ::close(out_pipe[0]);
-  ::close(err_pipe[0]);
+  const Launched job = start_launcher(words, settings, run_dir);
+  forward_signals_to(job.pid);
+  StreamRelay relay(job.out, job.err);
+  const int status = relay.until_exit(job.pid);
+  relay.finish();
   g_child = 0;
   const std::string table = read_file(std::filesystem::path(run_dir) / kRankTable);
   std::error_code ec;
   std::filesystem::remove_all(run_dir, ec);
   int code = 3;
-  std::string line = judge_job(status, seen, table, g_forwarded, &code);
-  if (code == 0 && out_error != 0) {
+  std::string line = judge_job(status, relay.seen(), table, g_forwarded, &code);
+  if (code == 0 && relay.out_error() != 0) {
     code = 3;
-    line = fmt::format("comops: error: cannot write to stdout: {}", std::strerror(out_error));
+    line =
+        fmt::format("comops: error: cannot write to stdout: {}", std::strerror(relay.out_error()));
   }
   if (!line.empty()) fmt::print(stderr, "{}\n", line);
   return code;

@@ -108,6 +108,150 @@ nlohmann::json inherited_ucx_env() {
   return env;
 }
 
+// The job's own directory (its output, points and UCX logs), removed with this.
+struct JobDir {
+  std::string path;
+  explicit JobDir(const std::string& label) {
+    std::error_code ec;
+    path = (std::filesystem::temp_directory_path(ec) / "comops-variant.XXXXXX").string();
+    if (ec || ::mkdtemp(path.data()) == nullptr)
+      throw RuntimeError(fmt::format("{}: cannot create a directory for its job: {}", label,
+                                     std::strerror(errno)));
+  }
+  ~JobDir() {
+    std::error_code e;
+    std::filesystem::remove_all(path, e);
+  }
+  JobDir(const JobDir&) = delete;
+  JobDir& operator=(const JobDir&) = delete;
+};
+
+// The variables this job's ranks get beyond the caller's environment, as VAR=VALUE: the
+// variant's, UCX's log into `dir` unless the variant sets its own, and the job's markers.
+std::vector<std::string> added_variables(const MpiVariant& variant, const std::string& dir,
+                                         bool probe) {
+  std::vector<std::string> added;
+  bool own_log = true;
+  for (const auto& [var, value] : variant.env) {
+    added.push_back(var + "=" + value);
+    own_log &= var != "UCX_LOG_LEVEL" && var != "UCX_LOG_FILE";
+  }
+  if (own_log) {
+    added.push_back("UCX_LOG_LEVEL=info");
+    added.push_back("UCX_LOG_FILE=" + dir + "/ucx.%h.%p.log");
+  }
+  added.push_back(std::string(kJobVar) + "=" + dir);
+  if (probe) added.push_back(std::string(kProbeVar) + "=1");
+  return added;
+}
+
+// The environment, built before fork (the child only calls exec): the caller's, less the
+// calling job's variables and those the variant replaces (`names`), plus the added ones.
+std::vector<std::string> job_environment(const std::vector<std::string>& added,
+                                         const std::vector<std::string>& names) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    const bool replaced =
+        variant_job_drops(name) || std::find(names.begin(), names.end(), name) != names.end();
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), added.begin(), added.end());
+  return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& words) {
+  std::vector<char*> out;
+  for (auto& w : words) out.push_back(w.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Runs the command `words` with the environment `env`, its stdin /dev/null and its stdout and
+// stderr into output_path, and waits for it; returns its wait status.
+int run_job(const std::string& label, std::vector<std::string>& words,
+            std::vector<std::string>& env, const std::string& output_path) {
+  const std::vector<char*> args = pointers(words);
+  const std::vector<char*> envp = pointers(env);
+  const int output = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (output < 0 || null < 0)
+    throw RuntimeError(
+        fmt::format("{}: cannot open {}: {}", label, output_path, std::strerror(errno)));
+
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(output);
+    ::close(null);
+    throw RuntimeError(fmt::format("{}: cannot start its job: {}", label, std::strerror(errno)));
+  }
+  if (child == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the variant's job ends with the rank that started it
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(output, STDOUT_FILENO);
+    ::dup2(output, STDERR_FILENO);
+    ::execve(args[0], args.data(), envp.data());
+    const std::string line =
+        fmt::format("comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
+    (void)!::write(STDERR_FILENO, line.data(), line.size());
+    ::_exit(127);
+  }
+  ::close(output);
+  ::close(null);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+// Throws when the job failed, with how it ended and why (its output, UCX's logs in dir). Exit
+// code 1 is wrong results when the job measured points: they carry them (the W flag, the run's
+// exit code). A job that ends with 1 before any point (MPI_Init failing under the variant's
+// settings, as Hydra reports it now and then) failed.
+void check_job_ended_well(const std::string& label, int status, const std::string& dir,
+                          const std::string& output, bool measured) {
+  if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || (WEXITSTATUS(status) == 1 && measured)))
+    return;
+  const std::string how = WIFEXITED(status) ? fmt::format("exit code {}", WEXITSTATUS(status))
+                                            : fmt::format("killed by signal {}", WTERMSIG(status));
+  const std::string why =
+      variant_job_error(output + read_ucx_logs(dir));  // UCX logs its errors there
+  throw RuntimeError(why.empty() ? fmt::format("{}: its job failed with {}", label, how)
+                                 : fmt::format("{}: its job failed ({}): {}", label, how, why));
+}
+
+// The job's points, one JSON line each, labelled with the variant's label.
+std::vector<PointResult> read_job_points(const std::string& label, const std::string& text) {
+  std::vector<PointResult> points;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw RuntimeError(
+          fmt::format("{}: a point of its job does not read back: {}", label, e.what()));
+    }
+    points.push_back(point_result_from_json(j));
+    points.back().backend = label;
+  }
+  return points;
+}
+
+// The variant's part of the run's context: its label, its settings, the UCX settings it
+// inherited and what UCX used (its logs in dir).
+nlohmann::json job_context(const std::string& label, const MpiVariant& variant,
+                           const std::string& dir) {
+  nlohmann::json set = nlohmann::json::object();
+  for (const auto& [var, value] : variant.env) set[var] = value;
+  return {{"label", label},
+          {"env", set},
+          {"inherited_ucx_env", inherited_ucx_env()},
+          {"ucx", ucx_usage(read_ucx_logs(dir))}};
+}
+
 }  // namespace
 
 // Variables of the calling MPI job (and of comops' supervisor) that must not reach the new job:
@@ -168,120 +312,23 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
                            const std::vector<std::string>& arguments, const MpiVariant& variant,
                            bool probe) {
   const std::string label = variant.name.empty() ? "mpi" : variant.label();
-  std::error_code ec;
-  std::string dir = (std::filesystem::temp_directory_path(ec) / "comops-variant.XXXXXX").string();
-  if (ec || ::mkdtemp(dir.data()) == nullptr)
-    throw RuntimeError(
-        fmt::format("{}: cannot create a directory for its job: {}", label, std::strerror(errno)));
-  struct RemoveDir {
-    std::string path;
-    ~RemoveDir() {
-      std::error_code e;
-      std::filesystem::remove_all(path, e);
-    }
-  } remove_dir{dir};
-
-  // The variables this job's ranks get beyond the caller's environment.
-  std::vector<std::string> added;
-  bool own_log = true;
-  for (const auto& [var, value] : variant.env) {
-    added.push_back(var + "=" + value);
-    own_log &= var != "UCX_LOG_LEVEL" && var != "UCX_LOG_FILE";
-  }
-  if (own_log) {
-    added.push_back("UCX_LOG_LEVEL=info");
-    added.push_back("UCX_LOG_FILE=" + dir + "/ucx.%h.%p.log");
-  }
-  added.push_back(std::string(kJobVar) + "=" + dir);
-  if (probe) added.push_back(std::string(kProbeVar) + "=1");
+  const JobDir dir(label);
+  const std::vector<std::string> added = added_variables(variant, dir.path, probe);
   std::vector<std::string> names;
   for (const std::string& a : added) names.push_back(a.substr(0, a.find('=')));
-
   std::vector<std::string> words = launcher;
   for (const std::string& flag : launcher_export_flags(names)) words.push_back(flag);
   words.insert(words.end(), {"-n", std::to_string(np), self_path()});
   words.insert(words.end(), arguments.begin(), arguments.end());
-  std::vector<char*> args;
-  for (auto& w : words) args.push_back(w.data());
-  args.push_back(nullptr);
-  // The environment, built before fork (the child only calls exec): the caller's, less the
-  // calling job's variables and those the variant replaces, plus the added ones.
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const std::string name = entry.substr(0, entry.find('='));
-    const bool replaced =
-        variant_job_drops(name) || std::find(names.begin(), names.end(), name) != names.end();
-    if (!replaced) env.push_back(entry);
-  }
-  env.insert(env.end(), added.begin(), added.end());
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const std::string output_path = dir + "/" + kOutputFile;
-  const int output = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (output < 0 || null < 0)
-    throw RuntimeError(
-        fmt::format("{}: cannot open {}: {}", label, output_path, std::strerror(errno)));
-
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(output);
-    ::close(null);
-    throw RuntimeError(fmt::format("{}: cannot start its job: {}", label, std::strerror(errno)));
-  }
-  if (child == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the variant's job ends with the rank that started it
-    ::dup2(null, STDIN_FILENO);
-    ::dup2(output, STDOUT_FILENO);
-    ::dup2(output, STDERR_FILENO);
-    ::execve(args[0], args.data(), envp.data());
-    const std::string line =
-        fmt::format("comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
-    (void)!::write(STDERR_FILENO, line.data(), line.size());
-    ::_exit(127);
-  }
-  ::close(output);
-  ::close(null);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  std::vector<std::string> env = job_environment(added, names);
+  const std::string output_path = dir.path + "/" + kOutputFile;
+  const int status = run_job(label, words, env, output_path);
   const std::string text = read_text(output_path);
-  const std::string points_text = read_text(std::filesystem::path(dir) / kPointsFile);
-  // Exit code 1 is wrong results when the job measured points: they carry them (the W flag, the
-  // run's exit code). A job that ends with 1 before any point (MPI_Init failing under the
-  // variant's settings, as Hydra reports it now and then) failed.
-  const bool measured = !points_text.empty();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || (WEXITSTATUS(status) == 1 && !measured)) {
-    const std::string how = WIFEXITED(status)
-                                ? fmt::format("exit code {}", WEXITSTATUS(status))
-                                : fmt::format("killed by signal {}", WTERMSIG(status));
-    const std::string why =
-        variant_job_error(text + read_ucx_logs(dir));  // UCX logs its errors there
-    throw RuntimeError(why.empty() ? fmt::format("{}: its job failed with {}", label, how)
-                                   : fmt::format("{}: its job failed ({}): {}", label, how, why));
-  }
+  const std::string points_text = read_text(std::filesystem::path(dir.path) / kPointsFile);
+  check_job_ended_well(label, status, dir.path, text, !points_text.empty());
   VariantRun run;
-  std::istringstream points(points_text);
-  for (std::string line; std::getline(points, line);) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception& e) {
-      throw RuntimeError(
-          fmt::format("{}: a point of its job does not read back: {}", label, e.what()));
-    }
-    run.points.push_back(point_result_from_json(j));
-    run.points.back().backend = label;
-  }
-  nlohmann::json set = nlohmann::json::object();
-  for (const auto& [var, value] : variant.env) set[var] = value;
-  run.context = {{"label", label},
-                 {"env", set},
-                 {"inherited_ucx_env", inherited_ucx_env()},
-                 {"ucx", ucx_usage(read_ucx_logs(dir))}};
+  run.points = read_job_points(label, points_text);
+  run.context = job_context(label, variant, dir.path);
   return run;
 }
 

@@ -168,172 +168,229 @@ std::int64_t validate_back_to_back(Comm& comm, OpInstance& inst, const Args& arg
   return wrong;
 }
 
-// Runs on one participant; participant 0 writes `out`.
-void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
-                            const MeasureOptions& opt, int iterations, int warmup,
-                            const Pinning& pinning, const Placement& placement, PointResult& out) {
-  const int rank = comm.rank();
-  const int np = comm.size();
-  const auto me = static_cast<std::size_t>(rank);
-  const int core = pinning.bind_self(placement.local_index.at(me), placement.local_count.at(me));
-
+// One participant's buffers of a point, page-aligned and touched on its bound thread.
+struct OwnBuffers {
   Buffers bufs;
   ElemBuffer send, recv;
+};
+
+// This participant's buffers; a failed allocation on any participant is agreed by all of them.
+void allocate_buffers(Comm& comm, const Args& args, const MeasureOptions& opt, OwnBuffers& own) {
+  const int rank = comm.rank();
+  Buffers& bufs = own.bufs;
   bool failed = false;
   try {
     bufs.send_count = send_count(args, rank);
     bufs.recv_count = recv_count(args, rank);
-    send = allocate(bufs.send_count);
-    recv = allocate(bufs.recv_count);
-    bufs.send = send.get();
-    bufs.recv = recv.get();
+    own.send = allocate(bufs.send_count);
+    own.recv = allocate(bufs.recv_count);
+    bufs.send = own.send.get();
+    bufs.recv = own.recv.get();
   } catch (const std::bad_alloc&) {
     failed = true;
   }
   maybe_throw(opt, Phase::kSetup, comm);
   agree(comm, failed,
         fmt::format("cannot allocate the buffers of {} at {} bytes", op_name(args.op), args.bytes));
+}
 
-  std::unique_ptr<OpInstance> inst = factory(comm, args, bufs);
-  const bool timed = op_is_timed(args, rank);
-  const int reps = opt.repetitions;
-  std::vector<double> local_us(static_cast<std::size_t>(reps));  // allocated before timing
-  // Each call's own time (samples_calls): reps x iterations (the warm-up may lower the count, never
-  // raise it), allocated and touched before timing; repetition r's calls at r x iterations.
+// Each call's own time (samples_calls), empty when not sampled: reps x iterations (the warm-up
+// may lower the count, never raise it), allocated and touched before timing; repetition r's calls
+// at r x iterations.
+std::vector<double> allocate_samples(Comm& comm, const MeasureOptions& opt, int iterations) {
   std::vector<double> samples;
-  const bool sampled = samples_calls(opt);
-  if (sampled) {
-    bool no_memory = false;
-    try {
-      samples.assign(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations), 0.0);
-    } catch (const std::exception&) {  // bad_alloc, length_error
-      no_memory = true;
-    }
-    agree(comm, no_memory,
-          fmt::format("cannot allocate {} x {} per-call samples", reps, iterations));
+  if (!samples_calls(opt)) return samples;
+  const int reps = opt.repetitions;
+  bool no_memory = false;
+  try {
+    samples.assign(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations), 0.0);
+  } catch (const std::exception&) {  // bad_alloc, length_error
+    no_memory = true;
   }
+  agree(comm, no_memory, fmt::format("cannot allocate {} x {} per-call samples", reps, iterations));
+  return samples;
+}
 
-  fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, bufs);
-  comm.barrier();
-  // Warm-up and iterations chosen by size are also held to time budgets, agreed by all
-  // participants from the slowest one's timings: the first (cold) operation bounds the warm-up,
-  // the rest of the warm-up bounds the iterations.
-  // The warm-up runs the calls as the repetitions will (with --sync=barrier a barrier before
-  // each), and its budget counts the barriers too: a repetition's wall time is what is bounded.
+// Warm-up and iterations chosen by size are also held to time budgets, agreed by all
+// participants from the slowest one's timings: the first (cold) operation bounds the warm-up,
+// the rest of the warm-up bounds the iterations. The warm-up runs the calls as the repetitions
+// will (with --sync=barrier a barrier before each), and its budget counts the barriers too: a
+// repetition's wall time is what is bounded.
+void warm_up(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int& warmup,
+             int& iterations) {
   auto timed_runs = [&](int n) {
     const auto t0 = Clock::now();
-    run_calls(comm, *inst, opt.sync, n, nullptr, [](int) {});
+    run_calls(comm, inst, opt.sync, n, nullptr, [](int) {});
     const double us = us_between(t0, Clock::now());
     return n > 0 ? comm.allreduce(us / n, Reduce::kMax) : 0.0;
   };
-  if (warmup > 0) {
-    maybe_throw(opt, Phase::kWarmup, comm);
-    const double first_us = timed_runs(1);
-    if (opt.warmup < 0 && first_us > 0)
-      warmup = std::clamp(static_cast<int>(kWarmupBudgetUs / first_us), 1, warmup);
-    const double warm_us = warmup > 1 ? timed_runs(warmup - 1) : first_us;
-    if (opt.iterations <= 0 && warm_us > 0)
-      iterations = std::clamp(static_cast<int>(kRepetitionBudgetUs / warm_us), kMinAutoIterations,
-                              iterations);
-  }
-  const Counters before = inst->counters();
-  // Contention over the timed repetitions only, on this participant (harness/machine/noise.hpp).
+  if (warmup <= 0) return;
+  maybe_throw(opt, Phase::kWarmup, comm);
+  const double first_us = timed_runs(1);
+  if (opt.warmup < 0 && first_us > 0)
+    warmup = std::clamp(static_cast<int>(kWarmupBudgetUs / first_us), 1, warmup);
+  const double warm_us = warmup > 1 ? timed_runs(warmup - 1) : first_us;
+  if (opt.iterations <= 0 && warm_us > 0)
+    iterations =
+        std::clamp(static_cast<int>(kRepetitionBudgetUs / warm_us), kMinAutoIterations, iterations);
+}
+
+// What the timed repetitions left on this participant: each one's time per call, the backend's
+// counters around them, and the contention over them (harness/machine/noise.hpp).
+struct Timed {
+  std::vector<double> local_us;
+  Counters before, after;
   StallWindow stall = thread_stall_window();
-  stall.start();
-  for (int r = 0; r < reps; ++r) {
+};
+
+// The timed repetitions, a barrier before each; each call's time into `samples` when sampled.
+void run_repetitions(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int iterations,
+                     std::vector<double>& samples, Timed& timed) {
+  const bool sampled = !samples.empty();
+  timed.before = inst.counters();
+  timed.stall.start();
+  for (int r = 0; r < opt.repetitions; ++r) {
     double* rep_samples = sampled ? samples.data() + static_cast<std::size_t>(r) *
                                                          static_cast<std::size_t>(iterations)
                                   : nullptr;
     comm.barrier();
     double us = 0;
     if (r == 0 && opt.inject_throw == Phase::kTimed) {
-      us = run_calls(comm, *inst, opt.sync, iterations, rep_samples, [&](int i) {
+      us = run_calls(comm, inst, opt.sync, iterations, rep_samples, [&](int i) {
         if (i == iterations / 2) maybe_throw(opt, Phase::kTimed, comm);
       });
     } else {
-      us = run_calls(comm, *inst, opt.sync, iterations, rep_samples, [](int) {});
+      us = run_calls(comm, inst, opt.sync, iterations, rep_samples, [](int) {});
     }
-    local_us[static_cast<std::size_t>(r)] = us / iterations;
+    timed.local_us[static_cast<std::size_t>(r)] = us / iterations;
   }
-  stall.stop();
-  const Counters after = inst->counters();
+  timed.stall.stop();
+  timed.after = inst.counters();
   comm.barrier();
+}
 
+// What every participant's timings come to, over the participants: per repetition the min, max
+// and sum over timed ranks; each call's max (sampled); each timed participant's stall window;
+// the counters' sums.
+struct Reduced {
+  std::vector<double> mins, maxs, sums;
+  std::vector<double> samples;
+  std::vector<double> windows;  // per participant: its stall (-1: unreadable) and window length
+  std::vector<std::int64_t> counters;
+};
+
+Reduced reduce_timings(Comm& comm, bool timed, int iterations, std::vector<double> samples,
+                       const Timed& t) {
+  const int reps = static_cast<int>(t.local_us.size());
+  const int np = comm.size();
+  Reduced out;
   // Statistics over timed ranks, per repetition.
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  std::vector<double> mins(local_us), maxs(local_us), sums(local_us);
+  out.mins = out.maxs = out.sums = t.local_us;
   if (!timed) {
-    std::fill(mins.begin(), mins.end(), kInf);
-    std::fill(maxs.begin(), maxs.end(), -kInf);
-    std::fill(sums.begin(), sums.end(), 0.0);
+    std::fill(out.mins.begin(), out.mins.end(), kInf);
+    std::fill(out.maxs.begin(), out.maxs.end(), -kInf);
+    std::fill(out.sums.begin(), out.sums.end(), 0.0);
   }
-  comm.allreduce(mins.data(), reps, Reduce::kMin);
-  comm.allreduce(maxs.data(), reps, Reduce::kMax);
-  comm.allreduce(sums.data(), reps, Reduce::kSum);
+  comm.allreduce(out.mins.data(), reps, Reduce::kMin);
+  comm.allreduce(out.maxs.data(), reps, Reduce::kMax);
+  comm.allreduce(out.sums.data(), reps, Reduce::kSum);
   // Each call's time: the max over timed ranks of that call (one repetition at a time, so that
   // the count fits an int).
-  if (sampled) {
-    samples.resize(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations));
-    if (!timed) std::fill(samples.begin(), samples.end(), -kInf);
+  out.samples = std::move(samples);
+  if (!out.samples.empty()) {
+    out.samples.resize(static_cast<std::size_t>(reps) * static_cast<std::size_t>(iterations));
+    if (!timed) std::fill(out.samples.begin(), out.samples.end(), -kInf);
     for (int r = 0; r < reps; ++r)
-      comm.allreduce(samples.data() + static_cast<std::size_t>(r) * iterations, iterations,
+      comm.allreduce(out.samples.data() + static_cast<std::size_t>(r) * iterations, iterations,
                      Reduce::kMax);
   }
-
   // Each timed participant's window: its stall (-1: unreadable; a stall is never negative) and
   // its length.
-  std::vector<double> windows(2 * static_cast<std::size_t>(np), 0.0);
+  out.windows.assign(2 * static_cast<std::size_t>(np), 0.0);
   if (timed) {
-    const std::size_t at = 2 * static_cast<std::size_t>(rank);
-    windows[at] = stall.stall_us().value_or(-1);
-    windows[at + 1] = stall.window_us();
+    const std::size_t at = 2 * static_cast<std::size_t>(comm.rank());
+    out.windows[at] = t.stall.stall_us().value_or(-1);
+    out.windows[at + 1] = t.stall.window_us();
   }
-  comm.allreduce(windows.data(), 2 * np, Reduce::kSum);
+  comm.allreduce(out.windows.data(), 2 * np, Reduce::kSum);
+  for (std::size_t i = 0; i < t.after.size(); ++i)
+    out.counters.push_back(t.after[i].second - (i < t.before.size() ? t.before[i].second : 0));
+  if (!out.counters.empty())
+    comm.allreduce(out.counters.data(), static_cast<int>(out.counters.size()), Reduce::kSum);
+  return out;
+}
 
-  std::vector<std::int64_t> counter_values;
-  for (std::size_t i = 0; i < after.size(); ++i)
-    counter_values.push_back(after[i].second - (i < before.size() ? before[i].second : 0));
-  if (!counter_values.empty())
-    comm.allreduce(counter_values.data(), static_cast<int>(counter_values.size()), Reduce::kSum);
+// Every participant's core (-1: not bound), on every participant.
+std::vector<std::int64_t> gather_cores(Comm& comm, int core) {
+  std::vector<std::int64_t> cores(static_cast<std::size_t>(comm.size()), 0);
+  cores[static_cast<std::size_t>(comm.rank())] = core + 1;
+  comm.allreduce(cores.data(), comm.size(), Reduce::kSum);
+  for (auto& c : cores) --c;
+  return cores;
+}
 
-  // Validation: kValidationOps operations run the way the timed ones ran, back to back (with
-  // --sync=barrier a barrier before each), each with its own seed; the results of all of them
-  // are checked exactly once the last has run (validate_back_to_back).
-  const std::int64_t wrong =
-      comm.allreduce(validate_back_to_back(comm, *inst, args, opt, bufs), Reduce::kSum);
-  std::vector<std::int64_t> cores(static_cast<std::size_t>(np), 0);
-  cores[static_cast<std::size_t>(rank)] = core + 1;
-  comm.allreduce(cores.data(), np, Reduce::kSum);
-  inst.reset();  // before the buffers it may reference
-
-  if (rank != 0) return;
+// On participant 0: the point's result from what the participants agreed (r.samples sorted).
+void write_result(const Args& args, int np, Reduced& r, const Timed& t,
+                  const std::vector<std::int64_t>& cores, PointResult& out) {
   int timed_ranks = 0;
-  for (int r = 0; r < np; ++r) timed_ranks += op_is_timed(args, r) ? 1 : 0;
-  std::vector<double> avgs(sums);
+  for (int p = 0; p < np; ++p) timed_ranks += op_is_timed(args, p) ? 1 : 0;
+  std::vector<double> avgs(r.sums);
   for (auto& a : avgs) a /= timed_ranks;
-  out.iterations = iterations;
-  out.warmup = warmup;
-  out.time_min_us = median(mins);
+  out.time_min_us = median(r.mins);
   out.time_avg_us = median(avgs);
-  out.time_max_us = median(maxs);
-  out.rep_max_us = maxs;
-  if (sampled) out.percentiles_us = percentiles_of(samples);
-  out.wrong = wrong;
+  out.time_max_us = median(r.maxs);
+  out.rep_max_us = r.maxs;
+  if (!r.samples.empty()) out.percentiles_us = percentiles_of(r.samples);
   out.cores.clear();
-  for (auto c : cores) out.cores.push_back(static_cast<int>(c) - 1);
+  for (auto c : cores) out.cores.push_back(static_cast<int>(c));
   std::vector<ParticipantStall> participants;
-  for (int r = 0; r < np; ++r) {
-    if (!op_is_timed(args, r)) continue;
-    const std::size_t at = 2 * static_cast<std::size_t>(r);
+  for (int p = 0; p < np; ++p) {
+    if (!op_is_timed(args, p)) continue;
+    const std::size_t at = 2 * static_cast<std::size_t>(p);
     participants.push_back(
-        {windows[at] >= 0 ? std::optional<double>(windows[at]) : std::nullopt, windows[at + 1]});
+        {r.windows[at] >= 0 ? std::optional<double>(r.windows[at]) : std::nullopt,
+         r.windows[at + 1]});
   }
   const ParticipantStall worst = most_stalled(participants);
   out.cpu_stall_us = worst.stall_us;
   out.cpu_stall_window_us = worst.window_us;
   out.counters.clear();
-  for (std::size_t i = 0; i < after.size(); ++i)
-    out.counters.emplace_back(after[i].first, counter_values[i]);
+  for (std::size_t i = 0; i < t.after.size(); ++i)
+    out.counters.emplace_back(t.after[i].first, r.counters[i]);
+}
+
+// Runs on one participant; participant 0 writes `out`.
+void measure_on_participant(Comm& comm, const Args& args, const OpFactory& factory,
+                            const MeasureOptions& opt, int iterations, int warmup,
+                            const Pinning& pinning, const Placement& placement, PointResult& out) {
+  const int rank = comm.rank();
+  const auto me = static_cast<std::size_t>(rank);
+  const int core = pinning.bind_self(placement.local_index.at(me), placement.local_count.at(me));
+  OwnBuffers own;
+  allocate_buffers(comm, args, opt, own);
+  std::unique_ptr<OpInstance> inst = factory(comm, args, own.bufs);
+  const bool timed = op_is_timed(args, rank);
+  Timed t;
+  t.local_us.resize(static_cast<std::size_t>(opt.repetitions));  // allocated before timing
+  std::vector<double> samples = allocate_samples(comm, opt, iterations);
+  fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, own.bufs);
+  comm.barrier();
+  warm_up(comm, *inst, opt, warmup, iterations);
+  run_repetitions(comm, *inst, opt, iterations, samples, t);
+  Reduced reduced = reduce_timings(comm, timed, iterations, std::move(samples), t);
+  // Validation: kValidationOps operations run the way the timed ones ran, back to back (with
+  // --sync=barrier a barrier before each), each with its own seed; the results of all of them
+  // are checked exactly once the last has run (validate_back_to_back).
+  const std::int64_t wrong =
+      comm.allreduce(validate_back_to_back(comm, *inst, args, opt, own.bufs), Reduce::kSum);
+  const std::vector<std::int64_t> cores = gather_cores(comm, core);
+  inst.reset();  // before the buffers it may reference
+  if (rank != 0) return;
+  out.iterations = iterations;
+  out.warmup = warmup;
+  out.wrong = wrong;
+  write_result(args, comm.size(), reduced, t, cores, out);
 }
 
 }  // namespace

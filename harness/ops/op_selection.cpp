@@ -69,6 +69,19 @@ std::string reduce_op_option_help() {
                      fmt::join(reduce_op_words(), ", "));
 }
 
+std::string windowed_op_names() {
+  std::vector<std::string> names;
+  for (const OpDescriptor& d : op_descriptors())
+    if (d.windowed()) names.emplace_back(d.name);
+  return fmt::format("{}", fmt::join(names, " or "));
+}
+
+std::string window_option_help() {
+  return windowed_op_names() +
+         ": messages in flight per window, 1 to 1048576 (osu_bw's window); each side's buffer "
+         "holds W x size";
+}
+
 std::vector<OpKind> select_ops(const std::vector<std::string>& op_names,
                                const std::vector<std::string>& reduce_names) {
   const std::vector<std::string> aliases = reduce_op_words();

@@ -21,6 +21,11 @@ std::vector<std::string> reduce_op_words();
 std::string op_option_help();
 std::string reduce_op_option_help();
 
+/// The windowed ops (--window applies to them), "stream-bw" or "stream-bw or bibw", and
+/// --window's --help text, which names them.
+std::string windowed_op_names();
+std::string window_option_help();
+
 /// The ops that the words of --op pick, "reduce", "allreduce", "comops" and "all" taking the
 /// reductions whose alias --reduce-op names, without repeats and in the order of the descriptors
 /// (so tables come out the same however the list was written). Throws UsageError for an unknown

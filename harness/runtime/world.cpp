@@ -33,10 +33,16 @@ void abort_after_grace(MPI_Comm* comm, int* code, ...) {
 }  // namespace
 
 World::World(int* argc, char*** argv) {
-  int provided = 0;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  int running = 0;
+  MPI_Initialized(&running);
+  owns_mpi_ = running == 0;
+  if (owns_mpi_) {
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  if (!owns_mpi_) return;
   // Communicators made from the world (the points' sub-communicators, swcc's) inherit it.
   MPI_Errhandler handler;
   MPI_Comm_create_errhandler(abort_after_grace, &handler);
@@ -45,7 +51,9 @@ World::World(int* argc, char*** argv) {
 }
 
 // finalize_mpi(), not MPI_Finalize(): MPICH 4.0.2 over UCX TCP can hang there (finalize.cpp).
-World::~World() { finalize_mpi(); }
+World::~World() {
+  if (owns_mpi_) finalize_mpi();
+}
 
 void World::quiet_barrier() const {
   if (size_ == 1) return;

@@ -2,14 +2,17 @@
 // spinning (so parked ranks leave the cores to the participants), and agreement helpers.
 #pragma once
 
+#include <exception>
 #include <string>
 
 namespace comops {
 
 class World {
  public:
-  World(int* argc, char*** argv);  ///< MPI_Init_thread (MPI_THREAD_FUNNELED)
-  ~World();                        ///< finalize_mpi(): barrier, MPI_Finalize
+  /// MPI_Init_thread (MPI_THREAD_FUNNELED). Where MPI already runs (an MPI test's main started
+  /// it), the World only joins it: the error handler and the finalize stay with that main.
+  World(int* argc, char*** argv);
+  ~World();  ///< finalize_mpi(): barrier, MPI_Finalize (when this World started MPI)
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -35,6 +38,26 @@ class World {
  private:
   int rank_ = 0;
   int size_ = 1;
+  bool owns_mpi_ = true;
 };
+
+/// Runs `work` on rank 0 alone, the other ranks waiting in quiet_barrier(), and agrees how it
+/// ended: when it threw a Caught, every rank throws an Error with its message (what()).
+template <class Error, class Caught = std::exception, class Work>
+void on_root_agreed(const World& world, Work&& work) {
+  std::string error;
+  bool failed = false;
+  if (world.is_root()) {
+    try {
+      work();
+    } catch (const Caught& e) {
+      failed = true;  // also when what() is empty
+      error = e.what();
+    }
+  }
+  world.quiet_barrier();
+  if (!world.broadcast(failed)) return;
+  throw Error(world.broadcast(error));
+}
 
 }  // namespace comops

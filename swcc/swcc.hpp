@@ -65,7 +65,7 @@
 #include <utility>
 
 #include "swcc/block_sizes.hpp"
-#include "swcc/engine.hpp"
+#include "swcc/detail/engine.hpp"
 #include "swcc/errors.hpp"
 
 namespace swcc {

@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 

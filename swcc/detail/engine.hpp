@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "swcc/block_sizes.hpp"
-#include "swcc/directory.hpp"
+#include "swcc/detail/directory.hpp"
+#include "swcc/detail/protocol.hpp"
+#include "swcc/detail/transport.hpp"
 #include "swcc/errors.hpp"
-#include "swcc/protocol.hpp"
-#include "swcc/transport.hpp"
 
 namespace swcc {
 

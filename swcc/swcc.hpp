@@ -1,8 +1,8 @@
 // swcc: a software cache-coherent distributed shared memory over MPI (the SWCC-Split-C design).
 //
 // This header is the library's API (target swcc::dsm, which needs MPI and fmt only); the
-// implementation is behind it, in swcc/detail/. The protocol, the transport and the tests:
-// swcc/README.md.
+// implementation is behind it, in swcc/detail/. A complete program, compiled and run by the
+// tests: swcc/examples/hello_dsm.cpp. The protocol, the transport and the tests: swcc/README.md.
 //
 // Memory: every rank owns a global segment; a global address, global_ptr<T>, is (rank, byte
 // offset in that rank's segment). Memory is coherent in blocks of B bytes (one of kBlockSizes,

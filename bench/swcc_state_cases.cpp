@@ -1,6 +1,6 @@
 // The table of swcc latency-by-state cases (see swcc_state_cases.hpp). Message counts follow
-// swcc/protocol_home.cpp and protocol_cache.cpp; a home's requests to itself travel as messages
-// to self, which Stats::messages does not count.
+// swcc/detail/protocol_home.cpp and protocol_cache.cpp; a home's requests to itself travel as
+// messages to self, which Stats::messages does not count.
 #include "bench/swcc_state_cases.hpp"
 
 #include <algorithm>

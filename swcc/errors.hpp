@@ -1,6 +1,7 @@
 // The DSM library's exceptions. A program on the DSM catches swcc::Error (or its kinds); comops's
 // swcc backend translates them into its own error types at its boundary (comops/swcc/backend.cpp).
-// ProtocolError (swcc/protocol.hpp) is a logic error: a protocol cell that must never happen.
+// ProtocolError (swcc/detail/protocol.hpp) is a logic error: a protocol cell that must never
+// happen.
 #pragma once
 
 #include <stdexcept>

@@ -9,7 +9,7 @@
 
 #include "comops/mpi_common/mpi_comm.hpp"
 #include "comops/op.hpp"
-#include "swcc/engine.hpp"
+#include "swcc/swcc.hpp"
 
 namespace comops::swcc {
 

@@ -1,5 +1,5 @@
 // The directory: rows per home, lookup, growth with stable contents, overhead per block.
-#include "swcc/directory.hpp"
+#include "swcc/detail/directory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// Unit tests of load_factor (swcc/engine.hpp), by which the watchdog and SwccComm's wait
+// Unit tests of load_factor (swcc/detail/engine.hpp), by which the watchdog and SwccComm's wait
 // limit stretch on a loaded or oversubscribed machine: exact values from /proc/loadavg texts.
 #include <gtest/gtest.h>
 
-#include "swcc/engine.hpp"
+#include "swcc/detail/engine.hpp"
 
 namespace swcc {
 namespace {

@@ -1,6 +1,6 @@
-// Unit tests of oversubscribed (swcc/placement.hpp), which decides whether the engine's idle
+// Unit tests of oversubscribed (swcc/detail/placement.hpp), which decides whether the engine's idle
 // waits yield the core: ranks per host against the union of their CPU sets.
-#include "swcc/placement.hpp"
+#include "swcc/detail/placement.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Every (state, event) cell of the cache-side transition table of a non-home node.
 #include <gtest/gtest.h>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 namespace {

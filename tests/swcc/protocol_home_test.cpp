@@ -4,7 +4,7 @@
 
 #include <initializer_list>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 namespace {

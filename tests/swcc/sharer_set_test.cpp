@@ -1,7 +1,7 @@
 // The sharer set: inline (ranks 0..63, no allocation) and heap (ranks 64..65534) cases, members
 // in increasing order, counts, equality across representations, copies and the word layout the
 // directory stores.
-#include "swcc/sharer_set.hpp"
+#include "swcc/detail/sharer_set.hpp"
 
 #include <gtest/gtest.h>
 

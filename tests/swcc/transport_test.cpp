@@ -2,7 +2,7 @@
 // logical and packet counts, delivery complete and in order with exact payloads, flush and poll
 // semantics, fault injection on logical messages, messages to self, and a two-way flood past the
 // in-flight cap.
-#include "swcc/transport.hpp"
+#include "swcc/detail/transport.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "swcc/engine.hpp"  // load_factor
+#include "swcc/detail/engine.hpp"  // load_factor
 #include "tests/mpi_world.hpp"
 
 namespace swcc {

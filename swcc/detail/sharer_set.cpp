@@ -1,6 +1,6 @@
 // The out-of-line parts of SharerSet: growth to the heap, copies of heap sets, comparison
 // across representations, printing.
-#include "swcc/sharer_set.hpp"
+#include "swcc/detail/sharer_set.hpp"
 
 #include <fmt/format.h>
 

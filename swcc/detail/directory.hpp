@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 

@@ -1,6 +1,7 @@
 // The DSM runtime of one rank, independent of the compiled block size: global segment and
 // collective allocator, outstanding requests, the protocol handlers, the progress engine, sync,
-// barrier, locks, the uncached (sc) mode, counters and the watchdog.
+// barrier, locks, the uncached (sc) mode, counters and the watchdog. It is behind every Dsm<B>
+// of swcc/swcc.hpp, which a program includes instead of this.
 #pragma once
 
 #include <mpi.h>
@@ -15,59 +16,19 @@
 #include <vector>
 
 #include "swcc/block_sizes.hpp"
-#include "swcc/directory.hpp"
+#include "swcc/config.hpp"
+#include "swcc/detail/directory.hpp"
+#include "swcc/detail/protocol.hpp"
+#include "swcc/detail/transport.hpp"
 #include "swcc/errors.hpp"
-#include "swcc/protocol.hpp"
-#include "swcc/transport.hpp"
 
 namespace swcc {
-
-/// How a DSM instance is built. All ranks must pass the same values.
-struct Config {
-  /// One of kBlockSizes.
-  std::size_t block_bytes = kDefaultBlockBytes;
-  bool uncached = false;                 ///< sc mode: every remote access goes to the home
-  std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
-  FaultConfig fault;                     ///< transport fault injection (tests)
-  /// A request older than this throws with a dump: the limit on an idle machine, stretched by
-  /// load_factor() (measured while waiting), so that a loaded or oversubscribed machine is not
-  /// taken for a hang.
-  double watchdog_s = 60;
-  /// Called now and then by every wait (may be empty); it may throw to abandon the wait, for
-  /// example when another participant has failed.
-  std::function<void()> on_wait;
-  /// Prefetch depth d (SCI-VM): a read miss to block k of an interleaved array also asks for
-  /// its blocks k+1..k+d without waiting for them (Dsm<B>::read(array, i)). 0 turns it off; at
-  /// most kMaxPrefetch. No effect in sc mode (nothing is cached).
-  std::size_t prefetch = 0;
-};
-
-/// The largest Config::prefetch.
-inline constexpr std::size_t kMaxPrefetch = 64;
-
-/// Per-rank event counters, cumulative since construction.
-struct Stats {
-  std::int64_t hits = 0;           ///< accesses served locally (cache hit or home memory)
-  std::int64_t misses = 0;         ///< accesses that needed a request
-  std::int64_t messages = 0;       ///< messages sent to other ranks
-  std::int64_t bytes = 0;          ///< bytes of those messages, headers included
-  std::int64_t packets = 0;        ///< MPI messages that carried them (the transport packs)
-  std::int64_t nacks = 0;          ///< NACKs received (by requesters and by homes)
-  std::int64_t retries = 0;        ///< requests, invalidations and flushes sent again after a NACK
-  std::int64_t invalidations = 0;  ///< copies this rank dropped on Inval/FlushInval
-  std::int64_t prefetches = 0;     ///< read requests sent by prefetch (not counted as misses)
-};
 
 /// A block by home rank and a byte offset inside it (the prefetch list of a read miss).
 struct BlockAddr {
   int home;
   std::uint64_t off;
 };
-
-/// Uncached (sc) mode: a bulk get, put or store travels in pieces of up to this many bytes, one
-/// request each (Split-C's sc bulk messages), not block by block; sc bypasses the coherence
-/// protocol, so a piece may span any number of blocks.
-inline constexpr std::size_t kScBulkBytes = 8192;
 
 /// How many times longer than on an idle machine a wait may take now: the largest of 1, the
 /// threads ready to run and the 1-minute load average, each per CPU this process may run on

@@ -11,7 +11,7 @@
 
 #include <utility>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 namespace {

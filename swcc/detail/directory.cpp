@@ -1,7 +1,7 @@
 // The directory's hash rows (open addressing, linear probing, grown at 3/4 load) and the slabs
 // that hold cached block data and, past 64 ranks, the home entries' sharer sets. Entries are
 // never removed, so slab slots are never freed; growth copies the pointers, not what they hold.
-#include "swcc/directory.hpp"
+#include "swcc/detail/directory.hpp"
 
 #include <fmt/format.h>
 

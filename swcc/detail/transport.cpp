@@ -1,6 +1,6 @@
 // MPI transport of the DSM's active messages: per-destination aggregation into packets, packet
 // unpacking, and the optional out-of-order fault injection on the logical messages.
-#include "swcc/transport.hpp"
+#include "swcc/detail/transport.hpp"
 
 #include <sched.h>
 

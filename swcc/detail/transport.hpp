@@ -14,7 +14,8 @@
 #include <random>
 #include <vector>
 
-#include "swcc/protocol.hpp"
+#include "swcc/config.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 
@@ -33,16 +34,6 @@ struct MsgHeader {
   std::uint64_t tag = 0;     ///< store id, sc id or lock id
 };
 static_assert(sizeof(MsgHeader) == 32);
-
-/// Fault injection: each delivered message is held back with probability `hold_probability`
-/// and released at a random later poll; reproducible from `seed`. It acts on logical messages,
-/// after packets are unpacked.
-struct FaultConfig {
-  bool enabled = false;
-  std::uint64_t seed = 1;
-  double hold_probability = 0.3;
-  double release_probability = 0.2;  ///< per held message per poll
-};
 
 /// Message aggregation. send() to another rank appends the message (header, then payload,
 /// unpadded) to that destination's outgoing buffer; the buffer goes out as one MPI message, a

@@ -1,6 +1,6 @@
 // The DSM runtime: requests and their accesses, the home/cache/requester handlers that apply
 // the pure transitions of protocol_*.cpp, the progress engine and its waits.
-#include "swcc/engine.hpp"
+#include "swcc/detail/engine.hpp"
 
 #include <fmt/format.h>
 #include <sched.h>
@@ -13,8 +13,8 @@
 #include <exception>
 #include <thread>
 
+#include "swcc/detail/placement.hpp"
 #include "swcc/errors.hpp"
-#include "swcc/placement.hpp"
 
 namespace swcc {
 

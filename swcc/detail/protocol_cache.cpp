@@ -6,7 +6,7 @@
 //   cache_access()     <-> rules "IssueRead", "IssueWrite" (kSendRead/kSendWrite), "WriteHit"
 #include <fmt/format.h>
 
-#include "swcc/protocol.hpp"
+#include "swcc/detail/protocol.hpp"
 
 namespace swcc {
 

@@ -1,5 +1,5 @@
 // Host oversubscription of a DSM's ranks from their host names and CPU affinity.
-#include "swcc/placement.hpp"
+#include "swcc/detail/placement.hpp"
 
 #include <unistd.h>
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "swcc/sharer_set.hpp"
+#include "swcc/detail/sharer_set.hpp"
 
 namespace swcc {
 

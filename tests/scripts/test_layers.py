@@ -57,11 +57,11 @@ class DeliberateViolationTest(unittest.TestCase):
 
     def test_an_include_outside_the_layers_fails(self):
         (self.root / "harness" / "ops" / "ops.cpp").write_text(
-            '#include "harness/ops/matmul_descriptor.hpp"\n#include "harness/driver.hpp"\n')
+            '#include "harness/misc/matmul.hpp"\n#include "harness/driver.hpp"\n')
         result = run(self.root)
         self.assertEqual(result.returncode, 1)
         self.assertEqual(result.stdout,
-                         "harness/ops/ops.cpp:1: includes harness/ops/matmul_descriptor.hpp, which is in no "
+                         "harness/ops/ops.cpp:1: includes harness/misc/matmul.hpp, which is in no "
                          "layer\nharness/ops/ops.cpp:2: layer ops includes the higher layer top "
                          "(harness/driver.hpp)\n")
 

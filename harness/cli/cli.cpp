@@ -217,9 +217,7 @@ void parse_modes(CommandLine& cl) {
         fmt::format("unknown --pair '{}' (expected intra, inter, both or auto)", c.pair));
   if (app.count("--pair") &&
       std::none_of(c.ops.begin(), c.ops.end(), [](OpKind k) { return op_is_pair(k); }))
-    throw UsageError(
-        "--pair applies to pingpong, pingpong-nb, stream-bw and the one-sided ops, which --op "
-        "does not select");
+    throw UsageError("--pair applies to " + pair_op_names() + ", which --op does not select");
   if (app.count("--window") && std::none_of(c.ops.begin(), c.ops.end(),
                                             [](OpKind k) { return op_descriptor(k).windowed(); }))
     throw UsageError("--window applies to " + windowed_op_names() + ", which --op does not select");

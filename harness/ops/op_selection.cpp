@@ -76,6 +76,13 @@ std::string windowed_op_names() {
   return fmt::format("{}", fmt::join(names, " or "));
 }
 
+std::string pair_op_names() {
+  std::vector<std::string> names;
+  for (const OpDescriptor& d : op_descriptors())
+    if (d.pair()) names.emplace_back(d.name);
+  return fmt::format("{} and the one-sided ops", fmt::join(names, ", "));
+}
+
 std::string window_option_help() {
   return windowed_op_names() +
          ": messages in flight per window, 1 to 1048576 (osu_bw's window); each side's buffer "

@@ -24,6 +24,9 @@ std::string reduce_op_option_help();
 /// The windowed ops (--window applies to them), "stream-bw" or "stream-bw or bibw", and
 /// --window's --help text, which names them.
 std::string windowed_op_names();
+
+/// The ops --pair applies to, in words: "pingpong, pingpong-nb, stream-bw and the one-sided ops".
+std::string pair_op_names();
 std::string window_option_help();
 
 /// The ops that the words of --op pick, "reduce", "allreduce", "comops" and "all" taking the

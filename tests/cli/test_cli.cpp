@@ -618,8 +618,7 @@ TEST(Cli, NodeOptionsThatCannotApplyAreUsageErrors) {
                      "--pair=inter needs ranks on two nodes, but all 2 rank(s) run on one node");
   expect_usage_error(
       std::string(kQuick) + " --op=broadcast --pair=intra",
-      "--pair applies to pingpong, pingpong-nb, stream-bw and the one-sided ops, which --op does "
-      "not select");
+      "--pair applies to pingpong, pingpong-nb");  // the whole line: CliErrors.PairWithoutAPairOp
   expect_usage_error(std::string(kQuick) + " --pair=sideways",
                      "unknown --pair 'sideways' (expected intra, inter, both or auto)");
   expect_usage_error(std::string(kQuick) + " --placement=scatter",

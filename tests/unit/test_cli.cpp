@@ -155,6 +155,16 @@ TEST(Cli, Window) {
   EXPECT_EQ(parse({"--op=stream-bw", "--window=1048576"}).window, 1 << 20);
 }
 
+TEST(CliErrors, PairWithoutAPairOp) {
+  std::string pair;  // the golden list's ops between participants 0 and 1, then the one-sided
+  for (const test::GoldenOp& g : test::kGoldenOps)
+    if (g.timing == Timing::kRoundTrip || g.timing == Timing::kWindow)
+      pair += (pair.empty() ? "" : ", ") + std::string(g.name);
+  EXPECT_EQ(pair.rfind("pingpong, pingpong-nb, stream-bw", 0), 0u) << pair;
+  EXPECT_EQ(usage_error({"--op=broadcast", "--pair=intra"}),
+            "--pair applies to " + pair + " and the one-sided ops, which --op does not select");
+}
+
 TEST(CliErrors, BadWindow) {
   expect_usage_error({"--op=stream-bw", "--window=0"}, "--window must be 1 to 1048576, not 0");
   expect_usage_error({"--op=stream-bw", "--window=-3"}, "--window must be 1 to 1048576, not -3");

@@ -49,7 +49,7 @@ TEST(Cli, HelpExitsZeroAndDocumentsOptions) {
                            "-x WARMUP",
                            "OSU aliases:",
                            "Exit codes",
-                           "latency = RTT/2",
+                           "docs/metrics.md",
                            "The default run: every backend"})
     EXPECT_NE(o.out.find(word), std::string::npos) << word;
   EXPECT_EQ(o.out.find("inject-fault"), std::string::npos);

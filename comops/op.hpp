@@ -51,6 +51,9 @@ enum class OpKind {
   kStreamBw,    ///< a window of Args::window messages from participant 0 to 1, then an ack
   kMatmul,      ///< application (--app=matmul): C = A x B, rows of A and C spread, B read remotely
   kEm3d,        ///< application (--app=em3d): the Split-C EM3D benchmark (comops/apps/em3d/)
+  /// participant i receives block i of the reduction (reduce_scatter_block)
+  kReduceScatterMax,
+  kReduceScatterSum,
 };
 
 /// Reduction used by Comm::allreduce.
@@ -58,12 +61,16 @@ enum class Reduce { kMin, kMax, kSum };
 
 /// The ops that reduce, each with its element-wise reduction: the key list's companion (a new
 /// reduction is a line here beside its key).
+// clang-format off
 inline constexpr std::pair<OpKind, Reduce> kReductions[] = {
     {OpKind::kReduceMax, Reduce::kMax},
     {OpKind::kReduceSum, Reduce::kSum},
     {OpKind::kAllreduceMax, Reduce::kMax},
     {OpKind::kAllreduceSum, Reduce::kSum},
+    {OpKind::kReduceScatterMax, Reduce::kMax},
+    {OpKind::kReduceScatterSum, Reduce::kSum},
 };
+// clang-format on
 
 /// The element-wise reduction an op performs (kReductions). Throws std::logic_error for an op
 /// that reduces nothing.
@@ -71,6 +78,21 @@ inline Reduce reduction_of(OpKind op) {
   for (const auto& [kind, reduce] : kReductions)
     if (kind == op) return reduce;
   throw std::logic_error("reduction_of: the op reduces nothing");
+}
+
+/// One participant's block of a reduce-scatter's result: count elements from offset.
+struct ScatterBlock {
+  std::size_t offset;
+  std::size_t count;
+};
+
+/// osu_reduce_scatter's split of a vector of count elements over np participants: count / np
+/// elements each, one more for each of the first count % np participants (so with fewer
+/// elements than participants, the first count get one each and the others none).
+inline ScatterBlock reduce_scatter_block(std::size_t count, int np, int rank) {
+  const auto n = static_cast<std::size_t>(np), r = static_cast<std::size_t>(rank);
+  const std::size_t per = count / n, extra = count % n;
+  return {r * per + (r < extra ? r : extra), per + (r < extra ? 1 : 0)};
 }
 
 /// Thrown for bad input the user can fix (exit code 2).

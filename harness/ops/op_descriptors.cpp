@@ -115,6 +115,20 @@ double no_bytes(const Args&) { return 0.0; }
 // allreduce-max, allreduce-sum: every participant receives the reduction (max_expected,
 // sum_expected), the fault lands on the last participant (last_participant).
 
+// reduce-scatter-max, reduce-scatter-sum: participant rank receives block rank of the
+// reduction (reduce_scatter_block), element i of it the reduction's element offset + i.
+
+std::size_t scattered_block(const Args& a, int rank) {
+  return reduce_scatter_block(a.count, a.np, rank).count;
+}
+Elem scattered_max(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
+  return max_expected(a, rank, seed, reduce_scatter_block(a.count, a.np, rank).offset + i);
+}
+Elem scattered_sum(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
+  return sum_expected(a, rank, seed, reduce_scatter_block(a.count, a.np, rank).offset + i);
+}
+int the_first(const Args&) { return 0; }  // receives at least one element of every size
+
 // put, get and their fence and window variants (comops/rma.hpp) --------------------------------
 
 // The origin (0) and the target (1) each hold one block per distinct slot of the window.
@@ -183,6 +197,10 @@ constexpr std::string_view kBarrierTime = COMOPS_COLLECTIVE_TIME "median of repe
 constexpr std::string_view kAllreduceTime = COMOPS_COLLECTIVE_TIME
     "bw = size / time, size = the reduced vector (the size IMB and OSU give an allreduce; they "
     "report no bandwidth; nccl-tests' algbw); GB = 1e9 B; median of repetitions";
+constexpr std::string_view kReduceScatterTime = COMOPS_COLLECTIVE_TIME
+    "size = the vector every participant contributes; participant i receives block i of the "
+    "reduction (size/np, one element more for the first ones: osu_reduce_scatter's split); bw = "
+    "size / time (IMB and OSU report no bandwidth); GB = 1e9 B; median of repetitions";
 #undef COMOPS_COLLECTIVE_TIME
 
 // The descriptors, one named constructor each (the one-sided ops share one_sided above).
@@ -361,6 +379,24 @@ OpDescriptor allreduce_sum_descriptor() {
           .definition = kAllreduceTime};
 }
 
+// A reduce-scatter: the reduction of every participant's vector, block i to participant i.
+OpDescriptor reduce_scatter_descriptor(OpKind kind, std::string_view name, std::string_view alias,
+                                       Elem (*expected)(const Args&, int, std::uint64_t,
+                                                        std::size_t)) {
+  return {.kind = kind,
+          .name = name,
+          .reduction = {.word = "reduce-scatter", .alias = alias},
+          .min_np = 1,
+          .send_count = block,
+          .recv_count = scattered_block,
+          .fill = fill_pattern,
+          .expected = expected,
+          .fault_rank = the_first,
+          .bw_factor = one_block,
+          .ceiling_shared_by = one_sender_each,
+          .definition = kReduceScatterTime};
+}
+
 OpDescriptor pingpong_nb_descriptor() {
   return {.kind = OpKind::kPingpongNb,
           .name = "pingpong-nb",
@@ -413,6 +449,10 @@ const std::vector<OpDescriptor>& descriptors() {
       barrier_descriptor(),
       allreduce_max_descriptor(),
       allreduce_sum_descriptor(),
+      reduce_scatter_descriptor(OpKind::kReduceScatterMax, "reduce-scatter-max", "max",
+                                scattered_max),
+      reduce_scatter_descriptor(OpKind::kReduceScatterSum, "reduce-scatter-sum", "sum",
+                                scattered_sum),
       one_sided(OpKind::kPut, "put", true),
       one_sided(OpKind::kGet, "get", false),
       one_sided(OpKind::kPutBw, "put-bw", true),

@@ -45,6 +45,8 @@ inline const std::vector<GoldenOp> kGoldenOps = {
     {"barrier",       kAll, kPaper, kNoRoot, kNoData, {},                     1},
     {"allreduce-max", kAll, kExtra, kNoRoot, kData,   {"allreduce", "max"},   1},
     {"allreduce-sum", kAll, kExtra, kNoRoot, kData,   {"allreduce", "sum"},   1},
+    {"reduce-scatter-max", kAll, kExtra, kNoRoot, kData, {"reduce-scatter", "max"}, 1},
+    {"reduce-scatter-sum", kAll, kExtra, kNoRoot, kData, {"reduce-scatter", "sum"}, 1},
     {"put",           kOne, kExtra, kNoRoot, kData,   {},                     2},
     {"get",           kOne, kExtra, kNoRoot, kData,   {},                     2},
     {"put-bw",        kOne, kExtra, kNoRoot, kData,   {},                     2},

@@ -75,6 +75,22 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
         for (auto& rb : ranks) rb.recv[i] = acc;
       }
       break;
+    case OpKind::kReduceScatterMax:
+    case OpKind::kReduceScatterSum: {  // osu_reduce_scatter's split: n / np, the first get more
+      std::size_t at = 0;
+      for (int r = 0; r < a.np; ++r) {
+        const std::size_t mine = n / a.np + (static_cast<std::size_t>(r) < n % a.np ? 1 : 0);
+        for (std::size_t i = 0; i < mine; ++i, ++at) {
+          Elem acc = ranks[0].send[at];
+          for (int q = 1; q < a.np; ++q) {
+            const Elem v = ranks[static_cast<std::size_t>(q)].send[at];
+            acc = a.op == OpKind::kReduceScatterMax ? std::max(acc, v) : acc + v;
+          }
+          ranks[static_cast<std::size_t>(r)].recv[i] = acc;
+        }
+      }
+      break;
+    }
     case OpKind::kGather:
       for (int r = 0; r < a.np; ++r)
         std::copy(ranks[static_cast<std::size_t>(r)].send.begin(),
@@ -163,6 +179,11 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
       case OpKind::kAllreduceMax:
       case OpKind::kAllreduceSum:
         send = recv = count;
+        break;
+      case OpKind::kReduceScatterMax:
+      case OpKind::kReduceScatterSum:
+        send = count;
+        recv = count / np + (static_cast<std::size_t>(r) < count % np ? 1 : 0);
         break;
       case OpKind::kGather:
         send = count;
@@ -543,6 +564,24 @@ TEST(CountWrong, BarrierAndNonReceiversCountZero) {
   const Args pp = make_args(OpKind::kPingpong, 4, 8);
   EXPECT_EQ(count_wrong(pp, 2, kSeed, none), 0);
   EXPECT_EQ(count_wrong(pp, 3, kSeed, none), 0);
+}
+
+// osu_reduce_scatter's split, exactly: the blocks tile the vector in rank order, the first
+// count % np one element longer; with fewer elements than participants the last get none.
+TEST(ReduceScatterBlock, OsuSplit) {
+  auto blocks = [](std::size_t count, int np) {
+    std::vector<std::pair<std::size_t, std::size_t>> v;
+    for (int r = 0; r < np; ++r) {
+      const ScatterBlock b = reduce_scatter_block(count, np, r);
+      v.emplace_back(b.offset, b.count);
+    }
+    return v;
+  };
+  using V = std::vector<std::pair<std::size_t, std::size_t>>;
+  EXPECT_EQ(blocks(8, 4), (V{{0, 2}, {2, 2}, {4, 2}, {6, 2}}));
+  EXPECT_EQ(blocks(10, 4), (V{{0, 3}, {3, 3}, {6, 2}, {8, 2}}));
+  EXPECT_EQ(blocks(2, 3), (V{{0, 1}, {1, 1}, {2, 0}}));
+  EXPECT_EQ(blocks(5, 1), (V{{0, 5}}));
 }
 
 }  // namespace

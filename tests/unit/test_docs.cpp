@@ -67,8 +67,10 @@ std::set<std::string> op_headings(const std::map<std::string, std::string>& secs
 }
 
 // The factor a section states ("Bandwidth factor: `np - 1`."), for args: the participants, the
-// window of stream-bw, or a number.
+// window of the windowed ops, a number, or a product of them ("2 x W").
 double stated_factor(const std::string& token, const Args& a) {
+  if (const auto times = token.find(" x "); times != std::string::npos)
+    return stated_factor(token.substr(0, times), a) * stated_factor(token.substr(times + 3), a);
   if (token == "np - 1") return a.np - 1;
   if (token == "W") return a.window;
   std::size_t used = 0;

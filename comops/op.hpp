@@ -54,6 +54,7 @@ enum class OpKind {
   /// participant i receives block i of the reduction (reduce_scatter_block)
   kReduceScatterMax,
   kReduceScatterSum,
+  kBibw,  ///< participants 0 and 1 each send a window of Args::window messages to the other
 };
 
 /// Reduction used by Comm::allreduce.

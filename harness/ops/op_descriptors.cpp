@@ -64,6 +64,14 @@ Elem stream_expected(const Args&, int, std::uint64_t seed, std::size_t i) {
 }
 double window_of_blocks(const Args& a) { return a.window; }
 
+// bibw: participants 0 and 1 each send a window to the other at once (osu_bibw); slot k of one's
+// send buffer lands in slot k of the other's receive buffer, so each receives the other's pattern
+// (pingpong_expected) over the whole window.
+std::size_t both_ways(const Args& a, int rank) {
+  return rank < 2 ? a.count * static_cast<std::size_t>(a.window) : 0;
+}
+double both_windows(const Args& a) { return 2.0 * a.window; }
+
 // broadcast --------------------------------------------------------------------------------
 
 std::size_t broadcast_recv(const Args& a, int rank) { return rank == a.root ? 0 : a.count; }
@@ -434,6 +442,25 @@ OpDescriptor stream_bw_descriptor() {
               "window_us; GB = 1e9 B; median of repetitions"};
 }
 
+OpDescriptor bibw_descriptor() {
+  return {.kind = OpKind::kBibw,
+          .name = "bibw",
+          .timing = Timing::kWindow,
+          .min_np = 2,
+          .send_count = both_ways,
+          .recv_count = both_ways,
+          .fill = fill_pattern,
+          .expected = pingpong_expected,
+          .fault_rank = pingpong_fault,
+          .bw_factor = both_windows,
+          .ceiling_shared_by = one_sender_each,
+          .definition =
+              "bidirectional streaming bandwidth: participants 0 and 1 each send a "
+              "window of W messages of size to the other at once and wait for both "
+              "directions (osu_bibw); window_us = time per window; stream_GBps: bw = 2 "
+              "x W x size / window_us; GB = 1e9 B; median of repetitions"};
+}
+
 // A function's static, so that other files' static initialisers (gtest's ValuesIn(all_ops()))
 // find it built.
 const std::vector<OpDescriptor>& descriptors() {
@@ -463,6 +490,7 @@ const std::vector<OpDescriptor>& descriptors() {
       one_sided(OpKind::kGetFenceBw, "get-fence-bw", false),
       pingpong_nb_descriptor(),
       stream_bw_descriptor(),
+      bibw_descriptor(),
       // The applications (--app), one file each: harness/ops/<app>_descriptor.cpp.
       matmul_descriptor(),
       em3d_descriptor(),

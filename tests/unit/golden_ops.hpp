@@ -57,6 +57,7 @@ inline const std::vector<GoldenOp> kGoldenOps = {
     {"get-fence-bw",  kOne, kExtra, kNoRoot, kData,   {},                     2},
     {"pingpong-nb",   kRtt, kExtra, kNoRoot, kData,   {},                     2},
     {"stream-bw",     kWin, kExtra, kNoRoot, kData,   {},                     2},
+    {"bibw",          kWin, kExtra, kNoRoot, kData,   {},                     2},
 };
 // clang-format on
 

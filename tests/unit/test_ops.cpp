@@ -126,6 +126,10 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
     case OpKind::kStreamBw:  // slot k of participant 0's window into slot k of participant 1's
       ranks[1].recv = ranks[0].send;
       break;
+    case OpKind::kBibw:  // both ways at once, slot k into slot k
+      ranks[0].recv = ranks[1].send;
+      ranks[1].recv = ranks[0].send;
+      break;
     default:  // one-sided: the origin's blocks land in the target's, or the reverse
       if (rma_shape(a.op, a.bytes).put)
         ranks[1].recv = ranks[0].send;
@@ -208,6 +212,9 @@ TEST_P(OpCheck, BufferSizesMatchTheOp) {
       case OpKind::kStreamBw:  // a window of a.window messages
         send = r == 0 ? count * 3 : 0;
         recv = r == 1 ? count * 3 : 0;
+        break;
+      case OpKind::kBibw:  // a window each way
+        send = recv = r < 2 ? count * 3 : 0;
         break;
       default: {  // one-sided: a block per distinct window slot at the origin and the target
         const RmaShape s = rma_shape(op, a.bytes);

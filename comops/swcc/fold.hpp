@@ -1,6 +1,6 @@
-// The reduction that swcc reduce and allreduce share, a shared-memory program on the DSM: the
-// root seeds a shared vector in its own memory, DSM barrier, every other rank folds its vector
-// in under a DSM lock, DSM barrier.
+// The reduction that swcc reduce, allreduce and reduce-scatter share, a shared-memory program on
+// the DSM: the root seeds a shared vector in its own memory, DSM barrier, every other rank folds
+// its vector in under a DSM lock, DSM barrier.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "comops/swcc/dsm_op.hpp"
 #include "swcc/swcc.hpp"
 
 namespace comops::swcc {
@@ -29,5 +30,34 @@ void fold_into(Dsm<B>& d, global_ptr<Elem> acc, int root, const Elem* send, std:
   }
   d.barrier();
 }
+
+/// The shape of allreduce and reduce-scatter: fold_into a shared vector in participant 0's
+/// memory, then this rank reads its part of the result (`mine`: the whole vector for an
+/// allreduce, its block for a reduce-scatter) with a bulk get, then a closing DSM barrier, so
+/// that the next operation's seeding put cannot overtake this one's reads.
+template <std::size_t B>
+class FoldAndRead : public SharedArrayOp<B> {
+  using Base = SharedArrayOp<B>;
+
+ public:
+  FoldAndRead(const OpConfig& cfg, Comm& comm, const Args& args, Buffers& bufs, ScatterBlock mine)
+      : Base(cfg, comm, args, bufs, segment_for(args.bytes, 1), args.count),
+        max_(reduction_of(args.op) == Reduce::kMax),
+        mine_(mine),
+        tmp_(args.count) {}
+
+  void run() override {
+    constexpr int kHome = 0;  // the participant whose memory holds the shared vector
+    const auto acc = this->buf_.on(kHome);
+    fold_into(this->d_, acc, kHome, this->bufs_.send, this->count_, max_, tmp_);
+    if (mine_.count > 0) this->d_.read_bulk(this->bufs_.recv, acc + mine_.offset, mine_.count);
+    this->d_.barrier();  // the next seeding put must not overtake these reads
+  }
+
+ private:
+  bool max_;
+  ScatterBlock mine_;
+  std::vector<Elem> tmp_;
+};
 
 }  // namespace comops::swcc

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "comops/op.hpp"
-#include "harness/plan/config.hpp"
 #include "harness/ops/op_descriptors.hpp"
+#include "harness/plan/config.hpp"
 
 namespace comops {
 

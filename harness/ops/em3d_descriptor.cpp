@@ -7,6 +7,7 @@
 #include "comops/apps/em3d/app_params.hpp"
 #include "comops/apps/em3d/graph.hpp"
 #include "harness/ops/app_descriptors.hpp"
+#include "harness/ops/descriptor_parts.hpp"
 
 namespace comops {
 namespace {
@@ -43,10 +44,6 @@ Elem expected(const Args& a, int rank, std::uint64_t seed, std::size_t idx) {
                                          : ref.values.h[base + idx - p.nodes]);
 }
 
-int last_participant(const Args& a) { return a.np - 1; }
-int one(const Args&) { return 1; }
-double no_bytes(const Args&) { return 0.0; }
-
 }  // namespace
 
 OpDescriptor em3d_descriptor() {
@@ -59,9 +56,9 @@ OpDescriptor em3d_descriptor() {
           .recv_count = two_values_per_node,
           .fill = fill,
           .expected = expected,
-          .fault_rank = last_participant,
-          .bw_factor = no_bytes,
-          .ceiling_shared_by = one,
+          .fault_rank = parts::last_participant,
+          .bw_factor = parts::no_bytes,
+          .ceiling_shared_by = parts::one_sender_each,
           .definition =
               "time = max over participants of one EM3D run (iters x an E then an H "
               "half-step over a bipartite graph, nodes E and H nodes per participant, "

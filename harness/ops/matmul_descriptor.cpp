@@ -7,6 +7,7 @@
 
 #include "comops/apps/matmul.hpp"
 #include "harness/ops/app_descriptors.hpp"
+#include "harness/ops/descriptor_parts.hpp"
 #include "harness/ops/op_queries.hpp"
 
 namespace comops {
@@ -83,10 +84,6 @@ Elem reference(const Args& a, int rank, std::uint64_t seed, std::size_t idx) {
   return ref.c[idx % n];
 }
 
-int last_participant(const Args& a) { return a.np - 1; }  // always owns a row
-int one(const Args&) { return 1; }
-double no_bytes(const Args&) { return 0.0; }
-
 }  // namespace
 
 OpDescriptor matmul_descriptor() {
@@ -100,9 +97,9 @@ OpDescriptor matmul_descriptor() {
       .recv_count = recv_elems,
       .fill = fill_inputs_of,
       .expected = reference,
-      .fault_rank = last_participant,
-      .bw_factor = no_bytes,
-      .ceiling_shared_by = one,
+      .fault_rank = parts::last_participant,  // always owns a row
+      .bw_factor = parts::no_bytes,
+      .ceiling_shared_by = parts::one_sender_each,
       .definition =
           "time = max over participants of one C = A x B (n x n int64; rows of A, B "
           "and C in blocks over the participants, every participant reads all of B: "

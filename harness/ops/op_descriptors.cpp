@@ -11,10 +11,17 @@
 
 #include "comops/rma.hpp"
 #include "harness/ops/app_descriptors.hpp"
+#include "harness/ops/descriptor_parts.hpp"
 #include "harness/ops/op_queries.hpp"
 
 namespace comops {
 namespace {
+
+using parts::last_participant;
+using parts::no_bytes;
+using parts::one_sender_each;
+using parts::participant_0;
+using parts::participant_1;
 
 constexpr Elem kPoison = -1;  // patterns are non-negative, so a never-written element is wrong
 
@@ -35,7 +42,6 @@ std::size_t all_blocks_at_root(const Args& a, int rank) {
 int root_receives(const Args& a) { return a.root; }
 // The last participant, or participant 0 when the root is the last: a receiver that is not root.
 int last_non_root(const Args& a) { return a.np - 1 == a.root ? 0 : a.np - 1; }
-int one_sender_each(const Args&) { return 1; }
 double one_block(const Args&) { return 1.0; }
 double blocks_of_the_others(const Args& a) { return a.np - 1; }
 
@@ -45,7 +51,6 @@ std::size_t pingpong_count(const Args& a, int rank) { return rank < 2 ? a.count 
 Elem pingpong_expected(const Args&, int rank, std::uint64_t seed, std::size_t i) {
   return pattern(seed, 1 - rank, i);
 }
-int pingpong_fault(const Args&) { return 1; }
 double round_trip(const Args&) { return 2.0; }
 
 // stream-bw --------------------------------------------------------------------------------
@@ -111,14 +116,12 @@ Elem alltoall_expected(const Args& a, int rank, std::uint64_t seed, std::size_t 
   return pattern(seed, static_cast<int>(i / a.count),
                  static_cast<std::size_t>(rank) * a.count + i % a.count);
 }
-int last_participant(const Args& a) { return a.np - 1; }
 // Every participant copies np-1 blocks at once: the cores' copy bandwidth is shared by np.
 int every_participant_copies(const Args& a) { return a.np; }
 
 // barrier ----------------------------------------------------------------------------------
 
 Elem nothing_expected(const Args&, int, std::uint64_t, std::size_t) { return kPoison; }
-double no_bytes(const Args&) { return 0.0; }
 
 // allreduce-max, allreduce-sum: every participant receives the reduction (max_expected,
 // sum_expected), the fault lands on the last participant (last_participant).
@@ -135,7 +138,6 @@ Elem scattered_max(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
 Elem scattered_sum(const Args& a, int rank, std::uint64_t seed, std::size_t i) {
   return sum_expected(a, rank, seed, reduce_scatter_block(a.count, a.np, rank).offset + i);
 }
-int the_first(const Args&) { return 0; }  // receives at least one element of every size
 
 // put, get and their fence and window variants (comops/rma.hpp) --------------------------------
 
@@ -149,8 +151,6 @@ Elem origin_pattern(const Args&, int, std::uint64_t seed, std::size_t i) {
 Elem target_pattern(const Args&, int, std::uint64_t seed, std::size_t i) {
   return pattern(seed, 1, i);
 }
-int the_origin(const Args&) { return 0; }
-int the_target(const Args&) { return 1; }
 double window_blocks(const Args& a) { return rma_shape(a.op, a.bytes).window; }
 
 // A one-sided op's definition line, from what its key says (put or get, one call or a window,
@@ -184,7 +184,7 @@ OpDescriptor one_sided(OpKind kind, std::string_view name, bool put) {
           .recv_count = put ? at_target : at_origin,
           .fill = fill_pattern,
           .expected = put ? origin_pattern : target_pattern,
-          .fault_rank = put ? the_target : the_origin,
+          .fault_rank = put ? participant_1 : participant_0,
           .bw_factor = window_blocks,
           .ceiling_shared_by = one_sender_each,
           .definition = rma_definition(kind)};
@@ -213,22 +213,22 @@ constexpr std::string_view kReduceScatterTime = COMOPS_COLLECTIVE_TIME
 
 // The descriptors, one named constructor each (the one-sided ops share one_sided above).
 
-OpDescriptor pingpong_descriptor() {
-  return {.kind = OpKind::kPingpong,
-          .name = "pingpong",
+// A ping-pong, blocking or not: a round trip between participants 0 and 1.
+OpDescriptor round_trip_descriptor(OpKind kind, std::string_view name, OpSet set,
+                                   std::string_view definition) {
+  return {.kind = kind,
+          .name = name,
           .timing = Timing::kRoundTrip,
-          .set = OpSet::kComops,
+          .set = set,
           .min_np = 2,
           .send_count = pingpong_count,
           .recv_count = pingpong_count,
           .fill = fill_pattern,
           .expected = pingpong_expected,
-          .fault_rank = pingpong_fault,
+          .fault_rank = participant_1,
           .bw_factor = round_trip,
           .ceiling_shared_by = one_sender_each,
-          .definition =
-              "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way "
-              "2 x size / RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"};
+          .definition = definition};
 }
 
 OpDescriptor broadcast_descriptor() {
@@ -399,28 +399,10 @@ OpDescriptor reduce_scatter_descriptor(OpKind kind, std::string_view name, std::
           .recv_count = scattered_block,
           .fill = fill_pattern,
           .expected = expected,
-          .fault_rank = the_first,
+          .fault_rank = participant_0,  // receives at least one element
           .bw_factor = one_block,
           .ceiling_shared_by = one_sender_each,
           .definition = kReduceScatterTime};
-}
-
-OpDescriptor pingpong_nb_descriptor() {
-  return {.kind = OpKind::kPingpongNb,
-          .name = "pingpong-nb",
-          .timing = Timing::kRoundTrip,
-          .min_np = 2,
-          .send_count = pingpong_count,
-          .recv_count = pingpong_count,
-          .fill = fill_pattern,
-          .expected = pingpong_expected,
-          .fault_rank = pingpong_fault,
-          .bw_factor = round_trip,
-          .ceiling_shared_by = one_sender_each,
-          .definition =
-              "non-blocking ping-pong (Irecv posted before Isend, Waitall); RTT = round trip "
-              "between participants 0 and 1; latency = RTT/2; bw = one-way 2 x size / RTT; "
-              "rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"};
 }
 
 OpDescriptor stream_bw_descriptor() {
@@ -432,7 +414,7 @@ OpDescriptor stream_bw_descriptor() {
           .recv_count = stream_recv,
           .fill = fill_pattern,
           .expected = stream_expected,
-          .fault_rank = pingpong_fault,
+          .fault_rank = participant_1,
           .bw_factor = window_of_blocks,
           .ceiling_shared_by = one_sender_each,
           .definition =
@@ -451,7 +433,7 @@ OpDescriptor bibw_descriptor() {
           .recv_count = both_ways,
           .fill = fill_pattern,
           .expected = pingpong_expected,
-          .fault_rank = pingpong_fault,
+          .fault_rank = participant_1,
           .bw_factor = both_windows,
           .ceiling_shared_by = one_sender_each,
           .definition =
@@ -465,7 +447,10 @@ OpDescriptor bibw_descriptor() {
 // find it built.
 const std::vector<OpDescriptor>& descriptors() {
   static const std::vector<OpDescriptor> table = {
-      pingpong_descriptor(),
+      round_trip_descriptor(
+          OpKind::kPingpong, "pingpong", OpSet::kComops,
+          "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way 2 x size "
+          "/ RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"),
       broadcast_descriptor(),
       reduce_max_descriptor(),
       reduce_sum_descriptor(),
@@ -488,7 +473,11 @@ const std::vector<OpDescriptor>& descriptors() {
       one_sided(OpKind::kGetFence, "get-fence", false),
       one_sided(OpKind::kPutFenceBw, "put-fence-bw", true),
       one_sided(OpKind::kGetFenceBw, "get-fence-bw", false),
-      pingpong_nb_descriptor(),
+      round_trip_descriptor(
+          OpKind::kPingpongNb, "pingpong-nb", OpSet::kExtra,
+          "non-blocking ping-pong (Irecv posted before Isend, Waitall); RTT = round trip between "
+          "participants 0 and 1; latency = RTT/2; bw = one-way 2 x size / RTT; rate = COMOPS "
+          "size / RTT; GB = 1e9 B; median of repetitions"),
       stream_bw_descriptor(),
       bibw_descriptor(),
       // The applications (--app), one file each: harness/ops/<app>_descriptor.cpp.

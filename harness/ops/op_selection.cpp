@@ -73,7 +73,7 @@ std::string windowed_op_names() {
   std::vector<std::string> names;
   for (const OpDescriptor& d : op_descriptors())
     if (d.windowed()) names.emplace_back(d.name);
-  return fmt::format("{}", fmt::join(names, " or "));
+  return one_of(names);
 }
 
 std::string pair_op_names() {

@@ -21,7 +21,7 @@ std::vector<std::string> reduce_op_words();
 std::string op_option_help();
 std::string reduce_op_option_help();
 
-/// The windowed ops (--window applies to them), "stream-bw" or "stream-bw or bibw", and
+/// The windowed ops (--window applies to them), "stream-bw or bibw" ("a, b or c"), and
 /// --window's --help text, which names them.
 std::string windowed_op_names();
 

@@ -2,6 +2,7 @@
 // rows when one foreign busy process shares a participant's core. ctest runs these alone
 // (RUN_SERIAL): another test's processes would be foreign load.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
@@ -82,30 +83,55 @@ void expect_stalls_measured(const nlohmann::json& doc) {
 constexpr const char* kSweep =
     "--backend=mpi,shm --op=pingpong,broadcast,reduce --sizes=8,1K,64K -r 3 --no-limits";
 
-TEST(Contention, IdleMachineHasNoContendedRows) {
+// One idle-machine sweep: its contended rows, or none when the machine was not idle enough to
+// judge (`busy` says why) or the kernel measures no stall (`busy` empty).
+std::optional<std::vector<std::string>> idle_sweep_contended(std::string* busy) {
   const nlohmann::json doc = run_json(kSweep);
-  ASSERT_FALSE(doc.is_null());
+  if (doc.is_null()) return std::nullopt;
   const auto after = idle_share(500);
   const auto& context = doc["context"];
-  if (context["cpu_stall_source"].is_null())
-    GTEST_SKIP() << "this kernel has neither /proc/thread-self/schedstat nor PSI";
+  if (context["cpu_stall_source"].is_null()) return std::nullopt;
   const auto& before = context["cpu_idle_share"];
-  if (!before.is_number() || before.get<double>() < kIdleEnough || !after || *after < kIdleEnough)
-    GTEST_SKIP() << fmt::format(
+  if (!before.is_number() || before.get<double>() < kIdleEnough || !after || *after < kIdleEnough) {
+    *busy = fmt::format(
         "the machine is busy: {} idle before the run (comops' record), {} after it; an idle "
         "machine (at least {:.0f} %) is needed",
         before.is_number() ? fmt::format("{:.0f} %", before.get<double>() * 100) : "unknown",
         after ? fmt::format("{:.0f} %", *after * 100) : "unknown", kIdleEnough * 100);
+    return std::nullopt;
+  }
   EXPECT_EQ(context["cpu_stall_source"], "schedstat");  // Linux keeps it in every usual build
   // 3 ops x 3 sizes on mpi, shm-staged and shm-direct
-  ASSERT_EQ(doc["results"].size(), 27u);
+  EXPECT_EQ(doc["results"].size(), 27u);
   expect_stalls_measured(doc);
-  const auto contended = contended_rows(doc);
-  // The margin: one row. A single scheduler slice of another process (about 4 ms) in a small
-  // point's 20-50 ms window honestly flags that point, even on an idle machine; the old
-  // whole-point PSI accounting flagged 3 to 6 of these 27 rows on the same idle machine.
-  EXPECT_LE(contended.size(), 1u) << contended.size()
-                                  << " contended rows, the first: " << contended.front();
+  return contended_rows(doc);
+}
+
+// The margin: one row per sweep. A single scheduler slice of another process (about 4 ms) in a
+// small point's 20-50 ms window honestly flags that point, even on an idle machine, and now and
+// then two land in one sweep. So a sweep with more is repeated, up to kIdleSweeps in all: an
+// accounting that counts what is not contention (the old whole-point PSI accounting flagged 3 to
+// 6 of these 27 rows on the same idle machine) fails every one of them.
+constexpr int kIdleSweeps = 3;
+
+TEST(Contention, IdleMachineHasNoContendedRows) {
+  std::vector<std::string> seen;  // each over-margin sweep's count and first row
+  for (int sweep = 0; sweep < kIdleSweeps; ++sweep) {
+    std::string busy;
+    const auto contended = idle_sweep_contended(&busy);
+    if (HasFailure()) return;
+    if (!contended) {
+      if (busy.empty())
+        GTEST_SKIP() << "this kernel has neither /proc/thread-self/schedstat nor PSI";
+      GTEST_SKIP() << busy;
+    }
+    if (contended->size() <= 1u) return;  // within the margin
+    seen.push_back(
+        fmt::format("{} contended rows, the first: {}", contended->size(), contended->front()));
+  }
+  ADD_FAILURE() << "every one of " << kIdleSweeps
+                << " idle sweeps had more than one contended row: "
+                << fmt::format("{}", fmt::join(seen, "; "));
 }
 
 TEST(Contention, ForeignBusyProcessOnAParticipantsCoreRaisesTheFlag) {

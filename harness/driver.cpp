@@ -10,6 +10,7 @@
 
 #include "harness/cli/cli.hpp"
 #include "harness/launch/launcher.hpp"
+#include "harness/launch/rank_starts.hpp"
 #include "harness/launch/supervisor.hpp"
 #include "harness/launch/variant_job.hpp"
 #include "harness/machine/node_limits.hpp"
@@ -21,6 +22,7 @@
 #include "harness/report/reporter.hpp"
 #include "harness/runtime/nodes.hpp"
 #include "harness/runtime/placement.hpp"
+#include "harness/runtime/watchdog.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/util/progress.hpp"
 #include "harness/util/sizes.hpp"
@@ -256,21 +258,27 @@ class PointLoop {
         limits_(limits),
         variants_(variants),
         reporters_(reporters),
+        point_costs_(point_costs(config, sweep)),
         // Rank 0 alone shows progress.
-        progress_(world.is_root() ? config.progress : "never", point_costs(config, sweep),
-                  sweep.points.size()) {}
+        progress_(world.is_root() ? config.progress : "never", point_costs_, sweep.points.size()) {}
 
   // The run's exit code, agreed by every rank.
   int run() {
+    if (world_.is_root()) record_rows(0);
     for (std::size_t i = 0; i < sweep_.points.size(); ++i) {
       std::string error;
       const PointResult result = measure(i, error);
+      watchdog_between("the end of a point");
       world_.quiet_barrier();
       stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
-      if (world_.is_root()) error = report(i, result);
+      if (world_.is_root()) {
+        error = report(i, result);
+        record_rows(rows_);  // what the supervisor's line says an early end kept
+      }
       stop_if_any_failed(error, "an output file could not be written on rank 0");
     }
     progress_.done();
+    watchdog_between("the end of the run");
     const std::string finished = each_reporter(reporters_, [](Reporter& r) { r.finish(); });
     if (world_.max(finished.empty() ? 0 : 1) != 0) throw RuntimeError(finished);
     if (world_.is_root() && wrong_ > 0)
@@ -284,9 +292,11 @@ class PointLoop {
     const Point& p = sweep_.points[i];
     const Placement& placement = sweep_.placements[i];
     Backend& backend = *sweep_.backends[p.backend];
-    if (world_.is_root())
-      progress_.step(fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
-                                 op_is_app(p.op) ? app_params_text(p.app) : format_size(p.bytes)));
+    const std::string label =
+        fmt::format("{} {} np={} {}", backend.label(), op_name(p.op), p.np,
+                    op_is_app(p.op) ? app_params_text(p.app) : format_size(p.bytes));
+    if (world_.is_root()) progress_.step(label);
+    watchdog_point(label, takes_part(backend, placement) ? 0.0 : parked_s(i));
     PointResult result;
     try {
       MeasureOptions options = options_for(config_, placement.oversubscribed);
@@ -300,6 +310,25 @@ class PointLoop {
     return result;
   }
 
+  // Whether this rank runs point i's body: one of its processes, or rank 0 for threads.
+  bool takes_part(const Backend& backend, const Placement& placement) const {
+    if (backend.participants() == Participants::kThreads) return world_.is_root();
+    const std::vector<int>& ranks = placement.group.ranks;
+    return std::find(ranks.begin(), ranks.end(), world_.rank()) != ranks.end();
+  }
+
+  // What a rank parked for point i (not a participant: it sees none of the point's steps) may
+  // wait beyond the base allowance: ten times the base and the point's expected cost, a given
+  // iteration count counted in full (docs/running.md).
+  double parked_s(std::size_t i) const {
+    const Point& p = sweep_.points[i];
+    const MeasureOptions o = options_for(config_, sweep_.placements[i].oversubscribed);
+    const double per_call_us = 1.0 + static_cast<double>(p.bytes * p.window) / 2e3;  // 2 GB/s
+    const double given_us = o.iterations > 0 ? per_call_us * o.iterations * o.repetitions : 0.0;
+    const double expected_s = std::max(point_costs_[i], given_us) * 1e-6;
+    return WatchdogLimits::kStepFactor * (config_.watchdog_s + expected_s);
+  }
+
   // On rank 0: point i's row into every output (and into the points file of a variant's job);
   // returns the first failure's message, or "".
   std::string report(std::size_t i, const PointResult& result) {
@@ -311,6 +340,7 @@ class PointLoop {
                              p.size_table, p.np_table);
     progress_.clear();  // the row goes to stdout, maybe the same terminal
     std::string error = each_reporter(reporters_, [&](Reporter& r) { r.add(row); });
+    ++rows_;
     wrong_ += result.wrong;
     if (!variant_dir_.empty()) {
       try {
@@ -340,6 +370,7 @@ class PointLoop {
       const Row vrow = make_row(vp, limits_, over, vp.cpu_stall_us, vp.cpu_stall_window_us,
                                 p.size_table, p.np_table);
       error = each_reporter(reporters_, [&](Reporter& r) { r.add(vrow); });
+      ++rows_;
       wrong_ += vp.wrong;
     }
     return error;
@@ -361,8 +392,10 @@ class PointLoop {
   const std::vector<VariantRun>& variants_;
   std::vector<std::unique_ptr<Reporter>>& reporters_;
   const std::string variant_dir_ = variant_job_dir();  // inside a variant's job: its directory
+  const std::vector<double> point_costs_;              // us, in sweep order (point_costs)
   Progress progress_;
   std::int64_t wrong_ = 0;
+  std::size_t rows_ = 0;        // rows given to the reporters
   std::size_t mpi_points_ = 0;  // the mpi points reported so far
 };
 
@@ -388,6 +421,13 @@ int run_in_world(World& world, Config& config,
   const Survey survey = survey_machine(world, config, nodes, pinning);
   std::vector<std::unique_ptr<Reporter>> reporters =
       open_outputs(world, config, sweep, nodes, pinning, survey, variants);
+  // The watchdog from the first point to the last: before, rank 0 alone may be busy for long
+  // (the variants' jobs, the survey) while the others wait.
+  watchdog_start(WatchdogLimits{config.watchdog_s},
+                 WatchdogIdentity{world.rank(), nodes.host_of_rank(world.rank())});
+  struct StopWatchdog {
+    ~StopWatchdog() { watchdog_stop(); }
+  } stop_watchdog;
   return PointLoop(world, config, sweep, nodes, pinning, survey.limits, variants, reporters).run();
 }
 
@@ -409,7 +449,8 @@ int run_comops(int argc, char** argv) {
       finalize_config(probe, 1, false, false, slots.count);
       check_launch_size(max_np(probe), slots);
       if (max_np(probe) > 1)
-        return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv);
+        return run_under_launcher(launcher_command(config.mpiexec), max_np(probe), argc, argv,
+                                  config.startup_s);
     }
   } catch (const EarlyExit& e) {
     fmt::print("{}", e.text);
@@ -422,6 +463,7 @@ int run_comops(int argc, char** argv) {
     return kRuntime;
   }
 
+  announce_rank_start();  // before MPI_Init: the supervisor's start-up bound counts it
   World world(&argc, &argv);
   int code = kOk;
   std::string message;

@@ -49,7 +49,7 @@ COMMAND runs in the head namespace, in the current directory, with these variabl
   SIM_HEAD_ADDR   head's address (10.77.0.1)
   SIM_MPIEXEC     ready prefix: mpiexec.hydra -f $SIM_HOSTFILE -launcher ssh
                   -launcher-exec $SIM_LAUNCHER -iface $SIM_IFACE   (so: $SIM_MPIEXEC -n 4 ./prog)
-  SIM_ENTER       $SIM_ENTER HOST COMMAND [ARGS...] runs COMMAND (no shell) on HOST, in the
+  SIM_ENTER       $SIM_ENTER HOST COMMAND [ARGS...] runs COMMAND (no shell) on HOST (a name or an address), in the
                   current directory
   SIM_RUN_DIR     the run's temporary directory (removed at the end)
   SIM_DELAY_US, SIM_LOSS_PCT, SIM_RATE, SIM_RANKS_PER_HOST, SIM_CPUS_PER_HOST   the options
@@ -243,9 +243,13 @@ fi
 # enter HOST CMD...: runs CMD in every namespace of HOST, in the caller's directory.
 cat >"$run_dir/enter" <<EOF
 #!/usr/bin/env bash
-# Runs a command on a simulated host of sim_cluster.sh: enter HOST COMMAND [ARGS...]
+# Runs a command on a simulated host of sim_cluster.sh: enter HOST COMMAND [ARGS...]; HOST is a
+# name (simh2) or an address (10.77.0.12)
 set -euo pipefail
 ((\$# >= 2)) || { echo "enter: usage: enter HOST COMMAND [ARGS...]" >&2; exit 2; }
+# A host given by its address (a hostfile of addresses) is the host of that address.
+host=\$(awk -v a="\$1" '\$1 == a { print \$2 }' "$run_dir/hosts")
+[[ -n \$host ]] && set -- "\$host" "\${@:2}"
 pid=\$(awk -v h="\$1" '\$1 == h { print \$2 }' "$run_dir/pids")
 cpus=\$(awk -v h="\$1" '\$1 == h { print \$3 }' "$run_dir/pids")
 [[ -n \$pid ]] || { echo "enter: unknown host '\$1'" >&2; exit 255; }

@@ -53,6 +53,7 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
      {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits",
       "--window"}},
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
+    {"Faults", {"--startup-timeout", "--watchdog"}},
     {"mpi backend", {"--mpi-variant"}},
     {"Output", {"--output-dir", "--force", "--csv", "--json", "--gbench-json", "--progress"}},
     {"Applications", {"--app"}},
@@ -186,6 +187,21 @@ void add_run_options(CommandLine& cl) {
                  "lines (one line per point), never")
       ->capture_default_str()
       ->type_name("MODE");
+  app.add_option("--watchdog", c.watchdog_s,
+                 "Seconds a rank may go without progress (scaled by the machine's load, plus "
+                 "ten times what the next step was measured to take) before it ends the job "
+                 "with one line and exit 3: a lost peer or a link that went down; 0: off")
+      ->capture_default_str()
+      ->type_name("S")
+      ->check(kNotNegative);
+  app.add_option("--startup-timeout", c.startup_s,
+                 "Seconds the ranks of a job comops launches itself may take to start and bring "
+                 "MPI up (times the machine's load factor) before comops ends the launch with "
+                 "one line naming the hosts that started no rank, exit 3; 0: 30 plus 2 per host "
+                 "the launcher names")
+      ->capture_default_str()
+      ->type_name("S")
+      ->check(kNotNegative);
   app.add_option("--mpiexec", c.mpiexec,
                  "Launcher command used when comops is run directly, split at spaces, e.g. "
                  "\"mpiexec -f hosts\"; the built MPI's launcher here: " +

@@ -2,27 +2,34 @@
 // watch and the final word on how the job ended.
 #include "harness/launch/supervisor.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
+#include <fmt/ranges.h>
+#include <netdb.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string_view>
 
 #include "comops/op.hpp"
+#include "harness/launch/launch_hosts.hpp"
 #include "harness/launch/launcher.hpp"
-#include "harness/launch/launcher_notices.hpp"
+#include "harness/launch/stream_relay.hpp"
+#include "harness/runtime/watchdog.hpp"
 #include "harness/util/output_file.hpp"
 
 namespace comops {
@@ -31,6 +38,7 @@ namespace {
 constexpr const char* kLaunchedVar = "COMOPS_LAUNCHED";
 constexpr const char* kRunDirVar = "COMOPS_RUN_DIR";
 constexpr const char* kRankTable = "ranks.json";
+constexpr const char* kRowCount = "rows";
 
 volatile sig_atomic_t g_child = 0;
 volatile sig_atomic_t g_forwarded = 0;
@@ -55,8 +63,33 @@ std::string read_file(const std::filesystem::path& p) {
   return s.str();
 }
 
-// The world rank whose process is `pid` on `host` in the table, or -1 (pids alone when the
-// launcher names hosts differently from gethostname, as long as that is unambiguous).
+// The addresses `host` resolves to (empty when it does not).
+std::set<std::string> addresses_of(const std::string& host) {
+  std::set<std::string> out;
+  addrinfo hints = {};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return out;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    char text[NI_MAXHOST];
+    if (::getnameinfo(a->ai_addr, a->ai_addrlen, text, sizeof text, nullptr, 0, NI_NUMERICHOST) ==
+        0)
+      out.insert(text);
+  }
+  ::freeaddrinfo(found);
+  return out;
+}
+
+// Whether the launcher's name of a host and a rank's own name of it are the same host: equal,
+// or resolving to a common address (the launcher may name it by its address).
+bool same_host(const std::string& launcher_name, const std::string& own_name) {
+  if (launcher_name == own_name) return true;
+  const std::set<std::string> a = addresses_of(launcher_name), b = addresses_of(own_name);
+  return std::any_of(a.begin(), a.end(), [&b](const std::string& x) { return b.count(x) > 0; });
+}
+
+// The world rank whose process is `pid` on `host` in the table, or -1: by pid and host (names
+// compared as same_host does), else by pid alone while that is unambiguous.
 int rank_of(const nlohmann::json& table, long pid, const std::string& host) {
   int by_pid = -1, matches = 0;
   for (const auto& r : table) {
@@ -65,7 +98,41 @@ int rank_of(const nlohmann::json& table, long pid, const std::string& host) {
     by_pid = r.at("rank").get<int>();
     ++matches;
   }
-  return matches == 1 ? by_pid : -1;
+  if (matches == 1) return by_pid;
+  for (const auto& r : table)
+    if (r.at("pid").get<long>() == pid && same_host(host, r.at("host").get<std::string>()))
+      return r.at("rank").get<int>();
+  return -1;
+}
+
+// What an early end kept, for the end of a line: "the 3 rows measured before are in the output
+// files", "nothing had been measured", or without a count when it is not known.
+std::string kept(long rows) {
+  if (rows < 0) return "the rows measured before are in the output files";
+  if (rows == 0) return "nothing had been measured";
+  return fmt::format("the {} row{} measured before {} in the output files", rows,
+                     rows == 1 ? "" : "s", rows == 1 ? "is" : "are");
+}
+
+// "signal 9 (SIGKILL)".
+std::string signal_text(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev != nullptr ? fmt::format("signal {} (SIG{})", sig, abbrev)
+                           : fmt::format("signal {}", sig);
+}
+
+// How Hydra says a lost process ended: "it was killed by signal 9 (SIGKILL)" when its exit
+// string names a signal; else "it ended with code N", and for N of a signal's number (comops'
+// ranks themselves exit 0 to 3) that Hydra reports a process that signal killed so too.
+std::string hydra_ending(const std::string& err, const std::string& code) {
+  static const std::regex by_signal(R"(EXIT STRING: [^\n]*\(signal (\d+)\))");
+  std::smatch m;
+  if (std::regex_search(err, m, by_signal))
+    return "it was killed by " + signal_text(std::stoi(m[1].str()));
+  const int n = std::stoi(code);
+  if (n > 3 && n < SIGRTMIN)
+    return fmt::format("it ended with code {}, which Hydra also reports for {}", n, signal_text(n));
+  return "it ended with code " + code;
 }
 
 // A private directory ($TMPDIR or /tmp) where rank 0 leaves the rank table.
@@ -138,86 +205,19 @@ void forward_signals_to(pid_t child) {
   ::signal(SIGPIPE, SIG_IGN);
 }
 
-// The launcher's stdout and stderr passed through as they come, with a copy kept to read the
-// launcher's verdict from; Open MPI's boxed notices that repeat a non-zero exit code leave
-// stderr (launcher_notices.hpp).
-class StreamRelay {
- public:
-  StreamRelay(int out, int err) : fds_{{out, POLLIN, 0}, {err, POLLIN, 0}} {}
-
-  // Passes both streams on until `child` exits; returns its wait status.
-  int until_exit(pid_t child) {
-    int status = 0;
-    for (bool exited = false; !exited;) {
-      if (::poll(fds_, 2, 200) > 0)
-        for (int i = 0; i < 2; ++i)
-          if (fds_[i].fd >= 0 && (fds_[i].revents & (POLLIN | POLLHUP))) pass(i);
-      const pid_t w = ::waitpid(child, &status, WNOHANG);
-      exited = w == child || (w < 0 && errno != EINTR);
-    }
-    return status;
-  }
-
-  // Processes the launcher left behind may hold the pipes: takes what is there, then stops;
-  // closes the pipes.
-  void finish() {
-    for (int i = 0; i < 2; ++i)
-      if (fds_[i].fd >= 0) {
-        ::fcntl(fds_[i].fd, F_SETFL, O_NONBLOCK);
-        while (fds_[i].fd >= 0 && pass(i)) {
-        }
-      }
-    if (const std::string rest = notices_.flush(); !rest.empty())
-      if (::write(STDERR_FILENO, rest.data(), rest.size()) < 0) {
-        // stderr is gone: nothing to report it on
-      }
-    ::close(out_);
-    ::close(err_);
-  }
-
-  const std::string& seen() const { return seen_; }
-  int out_error() const { return out_error_; }  ///< the first failed write to our stdout, or 0
-
- private:
-  // One read from stream i (0 stdout, 1 stderr) passed on; false when nothing came.
-  bool pass(int i) {
-    char buf[4096];
-    const ssize_t n = ::read(fds_[i].fd, buf, sizeof buf);
-    if (n > 0) {
-      if (i == 1) {
-        const std::string text = notices_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-        if (!text.empty() && ::write(STDERR_FILENO, text.data(), text.size()) < 0) {
-          // stderr is gone: nothing to report it on
-        }
-        if (seen_.size() < (1u << 20)) seen_.append(buf, static_cast<std::size_t>(n));
-        return true;
-      }
-      const ssize_t w = ::write(STDOUT_FILENO, buf, static_cast<std::size_t>(n));
-      if (w != n && out_error_ == 0) out_error_ = w < 0 ? errno : EIO;  // the tables are lost there
-      if (seen_.size() < (1u << 20)) seen_.append(buf, static_cast<std::size_t>(n));
-      return true;
-    }
-    if (n == 0 || (errno != EINTR && errno != EAGAIN)) fds_[i].fd = -1;  // closed: poll skips it
-    return false;
-  }
-
-  pollfd fds_[2];
-  const int out_ = fds_[0].fd, err_ = fds_[1].fd;
-  LauncherNoticeFilter notices_;
-  std::string seen_;
-  int out_error_ = 0;
-};
-
 }  // namespace
 
 std::string judge_job(int status, const std::string& err, const std::string& rank_table,
-                      int forwarded_signal, int* code) {
+                      int forwarded_signal, int* code, long rows) {
   if (forwarded_signal != 0) {
     *code = 128 + forwarded_signal;
-    return fmt::format(
-        "comops: error: interrupted by {}; the rows measured before are in the "
-        "output files",
-        forwarded_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    return fmt::format("comops: error: interrupted by {}; {}",
+                       forwarded_signal == SIGINT ? "SIGINT" : "SIGTERM", kept(rows));
+  }
+  // A rank's watchdog said why the job ends (harness/runtime/watchdog.hpp): its line stands.
+  if (err.find(kWatchdogMark) != std::string::npos) {
+    *code = 3;
+    return "";
   }
   static const std::regex bad(R"(PID (\d+) RUNNING AT (\S+)\s*=?\s*\n=\s*EXIT CODE: (\d+))");
   std::smatch m;
@@ -235,10 +235,8 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
     }
     const std::string who = rank >= 0 ? fmt::format("rank {} (pid {} on host {})", rank, pid, host)
                                       : fmt::format("a rank (pid {} on host {})", pid, host);
-    return fmt::format(
-        "comops: error: lost {}: it ended with code {} and the launcher ended the "
-        "job; the rows measured before are in the output files",
-        who, m[3].str());
+    return fmt::format("comops: error: lost {}: {} and the launcher ended the job; {}", who,
+                       hydra_ending(err, m[3].str()), kept(rows));
   }
   // Open MPI's mpiexec names the rank itself (on stderr): "mpiexec noticed that process rank 3
   // with PID 4711 on node h2 exited on signal 9 (Killed)."
@@ -259,13 +257,14 @@ std::string judge_job(int status, const std::string& err, const std::string& ran
       // no usable table: Open MPI's own pid and host
     }
     return fmt::format(
-        "comops: error: lost rank {} (pid {} on host {}): it was killed by signal {} and the "
-        "launcher ended the job; the rows measured before are in the output files",
-        rank, pid, host, m[4].str());
+        "comops: error: lost rank {} (pid {} on host {}): it was killed by {} and the launcher "
+        "ended the job; {}",
+        rank, pid, host, signal_text(std::stoi(m[4].str())), kept(rows));
   }
   if (WIFSIGNALED(status)) {
     *code = 3;
-    return fmt::format("comops: error: the launcher was killed by signal {}", WTERMSIG(status));
+    return fmt::format("comops: error: the launcher was killed by {}",
+                       signal_text(WTERMSIG(status)));
   }
   const int exit = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
   if (rank_table.empty()) {
@@ -299,7 +298,66 @@ void record_ranks(const NodeMap& nodes) {
   }
 }
 
-int run_under_launcher(const std::vector<std::string>& launcher, int np, int argc, char** argv) {
+void record_rows(std::size_t rows) {
+  const char* dir = std::getenv(kRunDirVar);
+  if (dir == nullptr || *dir == '\0') return;
+  try {
+    write_file_atomically((std::filesystem::path(dir) / kRowCount).string(),
+                          std::to_string(rows) + "\n");
+  } catch (const RuntimeError&) {
+    // Without the count the supervisor's line says "the rows measured before"
+  }
+}
+
+namespace {
+
+// The row count record_rows left in run_dir, -1 when there is none.
+long recorded_rows(const std::string& run_dir) {
+  const std::string text = read_file(std::filesystem::path(run_dir) / kRowCount);
+  try {
+    return text.empty() ? -1 : std::stol(text);
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+}  // namespace
+
+double startup_bound_s(double requested_s, std::size_t hosts) {
+  if (requested_s > 0) return requested_s;
+  return kStartupBaseS + kStartupPerHostS * static_cast<double>(std::max<std::size_t>(hosts, 1));
+}
+
+std::string startup_line(double waited_s, int np, const std::vector<std::string>& started,
+                         const std::vector<std::string>& named) {
+  std::map<std::string, int> by_host;
+  for (const auto& h : started) ++by_host[h];
+  std::vector<std::string> counts, silent;
+  for (const auto& [host, n] : by_host) counts.push_back(fmt::format("{} on {}", n, host));
+  for (const auto& h : named)
+    if (std::none_of(by_host.begin(), by_host.end(),
+                     [&h](const auto& kv) { return same_host(h, kv.first); }))
+      silent.push_back(h);
+  const std::string where = counts.empty() ? "" : fmt::format(" ({})", fmt::join(counts, ", "));
+  if (static_cast<int>(started.size()) >= np)
+    return fmt::format(
+        "comops: error: the job did not start within {:.0f} s: all {} ranks started{} but MPI "
+        "did not come up (--startup-timeout); nothing had been measured",
+        waited_s, np, where);
+  const std::string missing =
+      silent.empty() ? ""
+                     : fmt::format(
+                           "; no rank started on {} (named by the launcher): check that "
+                           "{} reachable",
+                           fmt::join(silent, ", "), silent.size() == 1 ? "it is" : "they are");
+  return fmt::format(
+      "comops: error: the job did not start within {:.0f} s: {} of {} ranks started{}{} "
+      "(--startup-timeout); nothing had been measured",
+      waited_s, started.size(), np, where, missing);
+}
+
+int run_under_launcher(const std::vector<std::string>& launcher, int np, int argc, char** argv,
+                       double startup_s) {
   if (std::getenv(kLaunchedVar) != nullptr)
     throw RuntimeError(fmt::format(
         "{} started comops without an MPI environment comops recognises (no PMI variables)",
@@ -307,17 +365,26 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   const std::string run_dir = make_run_dir();
   std::vector<std::string> words = launch_words(launcher, np, argc, argv);
   const auto settings = launcher_environment(::geteuid() == 0);
+  const std::vector<std::string> named = launcher_hosts(launcher);
   const Launched job = start_launcher(words, settings, run_dir);
   forward_signals_to(job.pid);
-  StreamRelay relay(job.out, job.err);
+  StreamRelay relay(job.out, job.err,
+                    StartupBound{(std::filesystem::path(run_dir) / kRankTable).string(),
+                                 startup_bound_s(startup_s, named.size())});
   const int status = relay.until_exit(job.pid);
   relay.finish();
   g_child = 0;
   const std::string table = read_file(std::filesystem::path(run_dir) / kRankTable);
+  // No rank table: no rank got as far as the first point.
+  const long rows = table.empty() ? 0 : recorded_rows(run_dir);
   std::error_code ec;
   std::filesystem::remove_all(run_dir, ec);
   int code = 3;
-  std::string line = judge_job(status, relay.seen(), table, g_forwarded, &code);
+  std::string line = judge_job(status, relay.seen(), table, g_forwarded, &code, rows);
+  if (const auto waited = relay.startup_timed_out(); waited && g_forwarded == 0) {
+    code = 3;
+    line = startup_line(*waited, np, relay.started_hosts(), named);
+  }
   if (code == 0 && relay.out_error() != 0) {
     code = 3;
     line =

@@ -16,6 +16,7 @@
 #include "harness/ops/op_binder.hpp"
 #include "harness/ops/op_descriptors.hpp"
 #include "harness/ops/op_queries.hpp"
+#include "harness/runtime/watchdog.hpp"
 #include "harness/util/stats.hpp"
 
 namespace comops {
@@ -216,23 +217,27 @@ std::vector<double> allocate_samples(Comm& comm, const MeasureOptions& opt, int 
 // the rest of the warm-up bounds the iterations. The warm-up runs the calls as the repetitions
 // will (with --sync=barrier a barrier before each), and its budget counts the barriers too: a
 // repetition's wall time is what is bounded.
-void warm_up(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int& warmup,
-             int& iterations) {
+// Returns the time per call the warm-up measured (us, the slowest participant's; 0 without a
+// warm-up), from which the watchdog expects each next step (harness/runtime/watchdog.hpp).
+double warm_up(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int& warmup,
+               int& iterations) {
   auto timed_runs = [&](int n) {
     const auto t0 = Clock::now();
     run_calls(comm, inst, opt.sync, n, nullptr, [](int) {});
     const double us = us_between(t0, Clock::now());
     return n > 0 ? comm.allreduce(us / n, Reduce::kMax) : 0.0;
   };
-  if (warmup <= 0) return;
+  if (warmup <= 0) return 0.0;
   maybe_throw(opt, Phase::kWarmup, comm);
   const double first_us = timed_runs(1);
   if (opt.warmup < 0 && first_us > 0)
     warmup = std::clamp(static_cast<int>(kWarmupBudgetUs / first_us), 1, warmup);
+  if (warmup > 1) watchdog_progress("warm-up", 2, warmup, first_us * 1e-6 * (warmup - 1));
   const double warm_us = warmup > 1 ? timed_runs(warmup - 1) : first_us;
   if (opt.iterations <= 0 && warm_us > 0)
     iterations =
         std::clamp(static_cast<int>(kRepetitionBudgetUs / warm_us), kMinAutoIterations, iterations);
+  return std::max(warm_us, first_us);
 }
 
 // What the timed repetitions left on this participant: each one's time per call, the backend's
@@ -244,15 +249,19 @@ struct Timed {
 };
 
 // The timed repetitions, a barrier before each; each call's time into `samples` when sampled.
+// call_us: the warm-up's time per call, the watchdog's first estimate of a repetition.
 void run_repetitions(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int iterations,
-                     std::vector<double>& samples, Timed& timed) {
+                     double call_us, std::vector<double>& samples, Timed& timed) {
   const bool sampled = !samples.empty();
+  double rep_s = call_us * 1e-6 * iterations;  // the longest repetition so far
+  watchdog_progress("timed repetition", 1, opt.repetitions, rep_s);
   timed.before = inst.counters();
   timed.stall.start();
   for (int r = 0; r < opt.repetitions; ++r) {
     double* rep_samples = sampled ? samples.data() + static_cast<std::size_t>(r) *
                                                          static_cast<std::size_t>(iterations)
                                   : nullptr;
+    const auto rep_start = Clock::now();  // the repetition's wall time, barriers included
     comm.barrier();
     double us = 0;
     if (r == 0 && opt.inject_throw == Phase::kTimed) {
@@ -263,7 +272,12 @@ void run_repetitions(Comm& comm, OpInstance& inst, const MeasureOptions& opt, in
       us = run_calls(comm, inst, opt.sync, iterations, rep_samples, [](int) {});
     }
     timed.local_us[static_cast<std::size_t>(r)] = us / iterations;
+    rep_s = std::max(rep_s, us_between(rep_start, Clock::now()) * 1e-6);
+    if (r + 1 < opt.repetitions)
+      watchdog_progress("timed repetition", r + 2, opt.repetitions, rep_s);
   }
+  // What follows: the statistics and the validation, kValidationOps calls run as one repetition's.
+  watchdog_progress("validation", 0, 0, rep_s / iterations * kValidationOps);
   timed.stall.stop();
   timed.after = inst.counters();
   comm.barrier();
@@ -376,8 +390,9 @@ void measure_on_participant(Comm& comm, const Args& args, const OpFactory& facto
   std::vector<double> samples = allocate_samples(comm, opt, iterations);
   fill_inputs(args, rank, opt.seed ^ kTimingSeedSalt, own.bufs);
   comm.barrier();
-  warm_up(comm, *inst, opt, warmup, iterations);
-  run_repetitions(comm, *inst, opt, iterations, samples, t);
+  watchdog_progress("warm-up", 1, warmup, 0);  // the first (cold) call: no estimate yet
+  const double call_us = warm_up(comm, *inst, opt, warmup, iterations);
+  run_repetitions(comm, *inst, opt, iterations, call_us, samples, t);
   Reduced reduced = reduce_timings(comm, timed, iterations, std::move(samples), t);
   // Validation: kValidationOps operations run the way the timed ones ran, back to back (with
   // --sync=barrier a barrier before each), each with its own seed; the results of all of them

@@ -44,6 +44,8 @@ struct Config {
   bool limits = true;             ///< measure the machine limits
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, lines, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
+  double watchdog_s = 60;         ///< --watchdog: a rank's base allowance for a step; 0: off
+  double startup_s = 0;           ///< --startup-timeout: the start-up bound; 0: by host count
   OutputPaths out;
   bool force = false;                 ///< --force: write into a non-empty --output-dir
   std::vector<std::string> warnings;  ///< one line each, printed once by rank 0 before the run

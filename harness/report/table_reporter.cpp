@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include "harness/ops/app_options.hpp"
 #include "harness/ops/op_queries.hpp"
@@ -12,6 +14,7 @@
 #include "harness/report/reporter.hpp"
 #include "harness/report/summary.hpp"
 #include "harness/runtime/placement.hpp"
+#include "harness/util/output_file.hpp"
 #include "harness/util/sizes.hpp"
 #include "harness/util/stats.hpp"
 #include "harness/util/text_table.hpp"
@@ -27,9 +30,24 @@ class TableReporter final : public Reporter {
         config_(config),
         limits_(limits),
         nodes_(std::move(nodes)),
-        idle_share_(idle_share) {}
+        idle_share_(idle_share) {
+    // A regular file is kept up to date from the first row on; a stream gets the tables once.
+    std::error_code ec;
+    if (!path_.empty() &&
+        (!std::filesystem::exists(path_, ec) || std::filesystem::is_regular_file(path_, ec)))
+      file_.emplace(path_);
+  }
 
-  void add(const Row& r) override { rows_.push_back(r); }
+  // The file is rewritten after every row, so that a run that ends early (a lost rank, the
+  // watchdog, a signal) leaves the tables of what it measured, under a line that says so.
+  void add(const Row& r) override {
+    rows_.push_back(r);
+    if (file_)
+      file_->update(
+          fmt::format("comops: the run had not finished when this was written: {} "
+                      "point(s) so far\n\n{}",
+                      rows_.size(), render()));
+  }
 
   // The file first, so that a stdout that cannot be written loses nothing measured.
   void finish() override {
@@ -37,9 +55,9 @@ class TableReporter final : public Reporter {
     std::string failure;
     if (!path_.empty()) {
       try {
-        DocumentFile file(path_);
-        file.update(text);
-        file.finish();
+        if (!file_) file_.emplace(path_);
+        file_->update(text);
+        file_->finish();
       } catch (const std::exception& e) {
         failure = e.what();
       }
@@ -360,6 +378,7 @@ class TableReporter final : public Reporter {
   const MachineLimits& limits_;
   NodeMap nodes_;
   std::optional<double> idle_share_;
+  std::optional<DocumentFile> file_;  // the table file while rows come in (regular files)
   std::vector<Row> rows_;
 };
 

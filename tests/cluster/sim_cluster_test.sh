@@ -127,3 +127,25 @@ grep '^comops:' "$work/dies.err"
 "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']; assert r and all(x['wrong']==0 for x in r); print(len(r), 'row(s) kept')" "$work/dies.json" ||
   fail "the rows measured before simh2 died are not intact"
 echo "PASS"
+
+# 5. The same with the hosts given by their addresses: every host has a PID namespace of its own,
+#    so the ranks' pids repeat across hosts, and the line still names the rank (through the
+#    address its host name resolves to) and the signal that killed it.
+printf '10.77.0.11:2\n10.77.0.12:2\n' >"$work/by-address"
+set +e
+"$sim" --hosts 2 --ranks-per-host 2 -- bash -c '
+  "$1" --mpiexec "mpiexec.hydra -f $2/by-address -launcher ssh -launcher-exec $SIM_LAUNCHER -iface $SIM_IFACE" \
+    --np 4 --backend=mpi --op=broadcast --sizes=8,64K,1M,4M -n 20 -r 200 --no-limits \
+    --progress=never --json "$2/addr.json" >"$2/addr.out" 2>"$2/addr.err" &
+  comops=$!
+  source "$3"
+  first_row "$2/addr.json"
+  $SIM_ENTER simh2 pkill -9 -f -- "--json $2/addr.json"
+  wait $comops' _ "$comops" "$work" "$(dirname "${BASH_SOURCE[0]}")/bounded_job.sh"
+rc=$?
+set -e
+[[ $rc -eq 3 ]] || fail "comops exited $rc after simh2 died (hosts by address), expected 3: $(cat "$work/addr.err")"
+grep '^comops:' "$work/addr.err"
+grep -Eq '^comops: error: lost rank [23] \(pid [0-9]+ on host 10\.77\.0\.12\): it (was killed by|ended with code 9, which Hydra also reports for) signal 9 \(SIGKILL\) and the launcher ended the job; the [0-9]+ rows? measured before (is|are) in the output files$' "$work/addr.err" ||
+  fail "the line does not name a rank of 10.77.0.12 and SIGKILL: $(cat "$work/addr.err")"
+echo "PASS (hosts by address)"

@@ -400,6 +400,8 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
   EXPECT_EQ(help_group(help, "swcc backend"),
             (std::vector<std::string>{"--block-size", "--uncached"}));
   EXPECT_EQ(help_group(help, "OSU aliases"), (std::vector<std::string>{"-m", "-i", "-x"}));
+  EXPECT_EQ(help_group(help, "Faults"),
+            (std::vector<std::string>{"--watchdog", "--startup-timeout"}));
   EXPECT_EQ(help.find("\nOptions:\n"), std::string::npos) << "an option without a group";
   // The groups in this order, and nothing else.
   std::vector<std::string> groups;
@@ -408,9 +410,10 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
   for (; std::getline(lines, line); previous = line)  // a title: after an empty line, ends in ':'
     if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
       groups.push_back(line.substr(0, line.size() - 1));
-  EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
-                                              "Placement", "Output", "mpi backend", "Applications",
-                                              "shm backend", "swcc backend", "OSU aliases"}));
+  EXPECT_EQ(groups,
+            (std::vector<std::string>{
+                "General", "Sizes and participants", "Measurement", "Placement", "Output", "Faults",
+                "mpi backend", "Applications", "shm backend", "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

@@ -480,13 +480,18 @@ TEST(TableReporter, WritesTablesWithFlags) {
   rep->add(make_row(big, limits, false, 900.0, 10000.0, true, true));  // wrong and contended
   rep->add(make_row(gather_point(), limits, false, std::nullopt, 1.0, false, true));
   rep->add(make_row(barrier_point(), limits, false, std::nullopt, 1.0, false, true));
-  EXPECT_FALSE(fs::exists(path));  // written at the end
+  // Kept up to date from the first row on, under a line that says the run has not finished.
+  const std::string during = read_text(path);
+  EXPECT_EQ(during.substr(0, during.find('\n')),
+            "comops: the run had not finished when this was written: 4 point(s) so far");
 
   testing::internal::CaptureStdout();
   rep->finish();
   const std::string printed = testing::internal::GetCapturedStdout();
   const std::string text = read_text(path);
   EXPECT_EQ(printed, text);
+  EXPECT_EQ(text.find("had not finished"), std::string::npos);  // the end rewrote it
+  EXPECT_EQ(during.substr(during.find("\n\n") + 2), text);      // the same tables
 
   for (const char* title : {"== pingpong: bandwidth versus size, np=2 ==\n",
                             "== pingpong: time versus nprocs at 1024 bytes (1K) ==\n",

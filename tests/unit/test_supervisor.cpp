@@ -25,8 +25,9 @@ constexpr int kExit0 = 0, kExit1 = 1 << 8, kExit2 = 2 << 8, kExit255 = 255 << 8;
 TEST(JudgeJob, LostRankIsNamedByPidAndHost) {
   int code = -1;
   EXPECT_EQ(judge_job(kExit255, hydra_report(100, "h2", 9), kTable, 0, &code),
-            "comops: error: lost rank 2 (pid 100 on host h2): it ended with code 9 and the "
-            "launcher ended the job; the rows measured before are in the output files");
+            "comops: error: lost rank 2 (pid 100 on host h2): it ended with code 9, which Hydra "
+            "also reports for signal 9 (SIGKILL) and the launcher ended the job; the rows measured "
+            "before are in the output files");
   EXPECT_EQ(code, 3);
   // The launcher's host names differ from the ranks' (a hostfile alias): an unambiguous pid.
   EXPECT_NE(judge_job(kExit255, hydra_report(103, "alias", 9), kTable, 0, &code)
@@ -53,20 +54,70 @@ TEST(JudgeJob, LostRankUnderOpenMpiIsNamedByItsReport) {
       "(Killed).\n";
   int code = -1;
   EXPECT_EQ(judge_job(137 << 8, report, kTable, 0, &code),
-            "comops: error: lost rank 3 (pid 4711 on host h2): it was killed by signal 9 and the "
-            "launcher ended the job; the rows measured before are in the output files");
+            "comops: error: lost rank 3 (pid 4711 on host h2): it was killed by signal 9 "
+            "(SIGKILL) and the launcher ended the job; the rows measured before are in the output "
+            "files");
   EXPECT_EQ(code, 3);
   EXPECT_EQ(judge_job(137 << 8, report, "", 0, &code).rfind("comops: error: lost rank 3 ", 0),
             0u);  // the rank is Open MPI's: no rank table needed
   // Open MPI 4.1 may report PID 0: the rank table's process and host then.
   std::string pid0 = report;
   pid0.replace(pid0.find("PID 4711"), 8, "PID 0");
-  EXPECT_EQ(
-      judge_job(137 << 8, pid0, kTable, 0, &code)
-          .rfind("comops: error: lost rank 3 (pid 103 on host h2): it was killed by signal 9", 0),
-      0u);
+  EXPECT_EQ(judge_job(137 << 8, pid0, kTable, 0, &code)
+                .rfind("comops: error: lost rank 3 (pid 103 on host h2): it was killed by signal 9 "
+                       "(SIGKILL)",
+                       0),
+            0u);
   EXPECT_EQ(judge_job(137 << 8, pid0, "", 0, &code).rfind("comops: error: lost rank 3 (pid 0 ", 0),
             0u);
+}
+
+TEST(JudgeJob, HydraExitStringNamesTheSignal) {
+  int code = -1;
+  const std::string report = hydra_report(101, "h1", 9) +
+                             "===\nYOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed "
+                             "(signal 9)\nThis typically refers to a problem\n";
+  EXPECT_EQ(judge_job(kExit255, report, kTable, 0, &code),
+            "comops: error: lost rank 1 (pid 101 on host h1): it was killed by signal 9 (SIGKILL) "
+            "and the launcher ended the job; the rows measured before are in the output files");
+  EXPECT_EQ(code, 3);
+}
+
+TEST(JudgeJob, TheLineCountsTheRowsKept) {
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit255, hydra_report(100, "h2", 9), kTable, 0, &code, 3),
+            "comops: error: lost rank 2 (pid 100 on host h2): it ended with code 9, which Hydra "
+            "also reports for signal 9 (SIGKILL) and the launcher ended the job; the 3 rows "
+            "measured before are in the output files");
+  // A code no signal has: the code alone.
+  EXPECT_EQ(judge_job(kExit255, hydra_report(100, "h2", 255), kTable, 0, &code, 3),
+            "comops: error: lost rank 2 (pid 100 on host h2): it ended with code 255 and the "
+            "launcher ended the job; the 3 rows measured before are in the output files");
+  const std::string one = judge_job(kExit255, hydra_report(100, "h2", 9), kTable, 0, &code, 1);
+  EXPECT_EQ(one.substr(one.find("; ") + 2), "the 1 row measured before is in the output files");
+  EXPECT_EQ(judge_job(kExit255, "", "", SIGINT, &code, 0),
+            "comops: error: interrupted by SIGINT; nothing had been measured");
+  EXPECT_EQ(code, 130);
+}
+
+// A host named by its address (a hostfile of IP addresses) with a pid that several hosts' ranks
+// share (a PID namespace per host): the rank whose host resolves to that address.
+TEST(JudgeJob, LostRankOnAHostNamedByItsAddress) {
+  constexpr const char* table = R"([{"rank":0,"host":"comops-no-such-host.invalid","pid":4},)"
+                                R"({"rank":1,"host":"localhost","pid":4}])";
+  int code = -1;
+  EXPECT_EQ(judge_job(kExit255, hydra_report(4, "127.0.0.1", 9), table, 0, &code)
+                .rfind("comops: error: lost rank 1 (pid 4 on host 127.0.0.1): ", 0),
+            0u);
+}
+
+// A rank's watchdog printed why it ends the job: the supervisor adds no line of its own.
+TEST(JudgeJob, AWatchdogLineStandsAlone) {
+  int code = -1;
+  const std::string err = "comops: error: rank 1 on host h1 made no progress for 61 s in ...\n" +
+                          hydra_report(101, "h1", 3);
+  EXPECT_EQ(judge_job(kExit255, err, kTable, 0, &code), "");
+  EXPECT_EQ(code, 3);
 }
 
 TEST(JudgeJob, SignalsForwardedGiveShellCodes) {
@@ -91,7 +142,7 @@ TEST(JudgeJob, LaunchersThatFailedOrRanNothing) {
             "comops: error: the launcher failed with exit code 255");
   EXPECT_EQ(code, 3);
   EXPECT_EQ(judge_job(SIGKILL, "", kTable, 0, &code),  // the launcher itself killed
-            "comops: error: the launcher was killed by signal 9");
+            "comops: error: the launcher was killed by signal 9 (SIGKILL)");
   EXPECT_EQ(code, 3);
 }
 

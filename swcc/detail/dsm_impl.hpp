@@ -140,6 +140,7 @@ inline void Dsm<B>::write(const InterleavedArray<T, B>& a, std::size_t i, const 
 template <std::size_t B>
 template <class T>
 inline bool Dsm<B>::prefetch(global_ptr<T> p) {
+  check_range("prefetch", p, 1);
   const bool sent = e_.prefetch(p.rank, p.offset);
   e_.flush();
   return sent;

@@ -9,9 +9,10 @@
 // default kDefaultBlockBytes = 64) kept by an MSI invalidation protocol serialised at each
 // block's home. with_dsm() chooses B once at run time (Config::block_bytes) and calls the
 // program with a Dsm<B>, whose access paths are compiled for that B: a hit on the block the
-// previous hit touched compares one key and copies; a hit on another block probes the directory
-// once and is remembered. Config::uncached is Split-C's sc mode: every remote access is a
-// request to the home, nothing is cached.
+// previous hit touched compares the home and the offset into the block and copies; a hit on
+// another block checks the pointer, probes the directory once and is remembered.
+// Config::uncached is Split-C's sc mode: every remote access is a request to the home, nothing
+// is cached.
 //
 // Allocation is collective: alloc<T>(n) gives every rank n elements at one offset (SpreadArray);
 // alloc_interleaved<T>(n) deals n elements out in blocks round robin over the ranks
@@ -23,17 +24,17 @@
 // block (a 24-byte struct at 64-byte blocks: element 2 covers bytes 48-71; any element larger
 // than B) is read or written as a bulk read_bulk/write_bulk of its blocks: correct data, each
 // block coherent, but not atomic across them (a concurrent writer of the other block may be seen
-// half). Such an access takes the slow path every time; on the hit path the check costs nothing
-// more than the memo compare. An InterleavedArray pads each block to whole elements and refuses
-// (ConfigError) an element larger than B. Bulk get/put/store accept any range and split it into
-// blocks (in sc mode into pieces of kScBulkBytes, Split-C's sc bulk messages).
-// Pointers are checked: an access of a rank that does not exist, of bytes beyond a rank's
-// segment (Config::segment_bytes rounded up to a whole block), or local()/local_read() of another
-// rank's memory throws AccessError naming the pointer (rank, offset), the bytes and the segment;
-// nothing is sent or copied. A home refuses a request outside its segment (ProtocolError).
-// get/put/store complete at sync() (and at barrier() and unlock(), which sync first). Every wait (a
-// miss, sync, barrier, lock) serves the other ranks' protocol messages. Only one thread per rank
-// may use a Dsm. Up to 65535 ranks.
+// half), and like read_bulk/write_bulk it syncs (completes this rank's outstanding transfers). Such
+// an access takes the slow path every time; on the hit path the check costs nothing more than the
+// memo compare. An InterleavedArray pads each block to whole elements and refuses (ConfigError) an
+// element larger than B. Bulk get/put/store accept any range and split it into blocks (in sc mode
+// into pieces of kScBulkBytes, Split-C's sc bulk messages). Pointers are checked: an access of a
+// rank that does not exist, of bytes beyond a rank's segment (Config::segment_bytes rounded up to a
+// whole block), or local()/local_read() of another rank's memory throws AccessError naming the
+// pointer (rank, offset), the bytes and the segment; nothing is sent or copied. A home refuses a
+// request outside its segment (ProtocolError). get/put/store complete at sync() (and at barrier()
+// and unlock(), which sync first). Every wait (a miss, sync, barrier, lock) serves the other ranks'
+// protocol messages. Only one thread per rank may use a Dsm. Up to 65535 ranks.
 //
 // Failures: errors are swcc::Error (swcc/errors.hpp): ConfigError for a Config the library
 // refuses, Timeout when a request never completes (the watchdog, Config::watchdog_s, stretched

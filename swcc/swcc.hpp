@@ -240,8 +240,17 @@ class Dsm {
   template <class T, class F>
   void split(global_ptr<T> p, std::size_t n, F&& f);
 
+  /// The probe's inline test before Engine::check_pointer, which throws the error: the rank
+  /// exists, and the home's own bytes lie in its segment (hit_path.hpp).
+  bool pointer_ok(int home, std::uint64_t off, std::size_t len) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void refuse_pointer(const char* what, int home,
+                                                             std::uint64_t off,
+                                                             std::size_t len) const;
+
   Engine& e_;
   int me_;
+  int ranks_;
+  std::uint64_t segment_bytes_;
   std::uint8_t* seg_;
   bool cached_;
   std::size_t prefetch_;

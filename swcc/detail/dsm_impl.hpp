@@ -25,6 +25,8 @@ template <std::size_t B>
 inline Dsm<B>::Dsm(Engine& engine)
     : e_(engine),
       me_(engine.rank()),
+      ranks_(engine.size()),
+      segment_bytes_(engine.segment_bytes()),
       seg_(engine.segment()),
       cached_(engine.cached()),
       prefetch_(engine.config().prefetch) {}

@@ -70,7 +70,7 @@ inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std:
 // few instructions.
 template <std::size_t B>
 [[gnu::noinline]] bool Dsm<B>::remember_read(int home, std::uint64_t off, std::size_t len) {
-  e_.check_pointer("read", home, off, len);
+  if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("read", home, off, len);
   if (cached_ && crosses_block(off, len, B)) return false;  // sc: home memory is contiguous
   std::uint8_t* p = readable(home, off);
   if (!p) return false;
@@ -81,7 +81,7 @@ template <std::size_t B>
 
 template <std::size_t B>
 [[gnu::noinline]] bool Dsm<B>::remember_write(int home, std::uint64_t off, std::size_t len) {
-  e_.check_pointer("write", home, off, len);
+  if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("write", home, off, len);
   if (cached_ && crosses_block(off, len, B)) return false;  // sc: home memory is contiguous
   std::uint8_t* p = writable(home, off);
   if (!p) return false;
@@ -90,6 +90,25 @@ template <std::size_t B>
   e_.write_memo() = m;
   e_.read_memo() = m;  // writable is readable
   return true;
+}
+
+// Another rank's block needs only the rank checked here: its directory row holds entries for
+// checked blocks only (every entry is made by a miss, a prefetch or the home's message, all
+// checked), so an offset outside the segment finds none and goes to the miss path, which
+// throws. The home's own memory is read without an entry: its bytes are checked here.
+template <std::size_t B>
+inline bool Dsm<B>::pointer_ok(int home, std::uint64_t off, std::size_t len) const {
+  return static_cast<unsigned>(home) < static_cast<unsigned>(ranks_) &&
+         (home != me_ || inside_segment(off, len, segment_bytes_));
+}
+
+// Out of line and never returning, so that the probe keeps no registers for it.
+template <std::size_t B>
+[[noreturn, gnu::cold, gnu::noinline]] void Dsm<B>::refuse_pointer(const char* what, int home,
+                                                                   std::uint64_t off,
+                                                                   std::size_t len) const {
+  e_.check_pointer(what, home, off, len);  // throws: pointer_ok is its quick form
+  throw AccessError("swcc: refused pointer passed the check");
 }
 
 // Where this rank may read (write) the byte at `off` of `home`'s segment: home memory or the

@@ -44,9 +44,12 @@ inline bool memo_covers(const Engine::HitMemo& m, int home, std::uint64_t off, s
 template <std::size_t B>
 inline bool Dsm<B>::hit_read(int home, std::uint64_t off, void* dst, std::size_t len) {
   const Engine::HitMemo& m = e_.read_memo();
-  if (__builtin_expect(!memo_covers<B>(m, home, off, len), 0) && !remember_read(home, off, len))
+  const std::uint8_t* src;
+  if (__builtin_expect(memo_covers<B>(m, home, off, len), 1))
+    src = m.base + (off - m.first);
+  else if (!(src = remember_read(home, off, len)))
     return false;
-  std::memcpy(dst, m.base + (off - m.first), len);
+  std::memcpy(dst, src, len);
   ++e_.hit_counter();
   return true;
 }
@@ -54,10 +57,12 @@ inline bool Dsm<B>::hit_read(int home, std::uint64_t off, void* dst, std::size_t
 template <std::size_t B>
 inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std::size_t len) {
   const Engine::HitMemo& m = e_.write_memo();
-  if (__builtin_expect(!memo_covers<B>(m, home, off, len), 0) && !remember_write(home, off, len))
+  std::uint8_t* dst;
+  if (__builtin_expect(memo_covers<B>(m, home, off, len), 1))
+    dst = m.base + (off - m.first);
+  else if (!(dst = remember_write(home, off, len)))
     return false;
   std::int64_t& hits = e_.hit_counter();
-  std::uint8_t* dst = m.base + (off - m.first);
   ++hits;  // before the copy, which may alias anything
   std::memcpy(dst, src, len);
   return true;
@@ -65,31 +70,34 @@ inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std:
 
 // Checks an access the memo does not cover (AccessError for a rank that does not exist or bytes
 // outside its segment) and probes the directory for its block; remembers the block when it may
-// be read (written). An access that crosses a block is left to the caller's slow path (in sc
+// be read (written), and returns where its bytes are (null: a request is needed). An access that
+// crosses a block is left to the caller's slow path (in sc
 // mode the home's own memory holds any range of it). Out of line, so that the memo check stays a
 // few instructions.
 template <std::size_t B>
-[[gnu::noinline]] bool Dsm<B>::remember_read(int home, std::uint64_t off, std::size_t len) {
+[[gnu::noinline]] std::uint8_t* Dsm<B>::remember_read(int home, std::uint64_t off,
+                                                      std::size_t len) {
   if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("read", home, off, len);
-  if (cached_ && crosses_block(off, len, B)) return false;  // sc: home memory is contiguous
+  if (cached_ && crosses_block(off, len, B)) return nullptr;  // sc: home memory is contiguous
   std::uint8_t* p = readable(home, off);
-  if (!p) return false;
+  if (!p) return nullptr;
   e_.read_memo() = {static_cast<std::uint32_t>(home), off & ~std::uint64_t{B - 1},
                     p - (off & (B - 1))};
-  return true;
+  return p;
 }
 
 template <std::size_t B>
-[[gnu::noinline]] bool Dsm<B>::remember_write(int home, std::uint64_t off, std::size_t len) {
+[[gnu::noinline]] std::uint8_t* Dsm<B>::remember_write(int home, std::uint64_t off,
+                                                       std::size_t len) {
   if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("write", home, off, len);
-  if (cached_ && crosses_block(off, len, B)) return false;  // sc: home memory is contiguous
+  if (cached_ && crosses_block(off, len, B)) return nullptr;  // sc: home memory is contiguous
   std::uint8_t* p = writable(home, off);
-  if (!p) return false;
+  if (!p) return nullptr;
   const Engine::HitMemo m{static_cast<std::uint32_t>(home), off & ~std::uint64_t{B - 1},
                           p - (off & (B - 1))};
   e_.write_memo() = m;
   e_.read_memo() = m;  // writable is readable
-  return true;
+  return p;
 }
 
 // Another rank's block needs only the rank checked here: its directory row holds entries for

@@ -38,6 +38,14 @@ void check_one_block(const char* what, int caller, int rank, std::uint64_t off, 
         what, bytes, rank, off, block));
 }
 
+void check_home_block(const char* what, int home, int src, std::uint64_t block,
+                      std::uint64_t blocks) {
+  if (block >= blocks)
+    throw ProtocolError(
+        fmt::format("swcc rank {}: {} from rank {} names block {}, beyond the segment's {} blocks",
+                    home, what, src, block, blocks));
+}
+
 void check_home_request(const char* what, int home, int src, std::uint64_t off, std::uint64_t bytes,
                         std::uint64_t segment) {
   if (!inside_segment(off, bytes, segment))

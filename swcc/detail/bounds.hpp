@@ -34,6 +34,11 @@ void check_local_pointer(const char* what, int caller, int ranks, int rank, std:
 void check_one_block(const char* what, int caller, int rank, std::uint64_t off, std::uint64_t bytes,
                      std::uint64_t block);
 
+/// Throws ProtocolError when a message that reached home `home` names block `block` of a
+/// segment of `blocks` blocks or beyond: a corrupt message, never served.
+void check_home_block(const char* what, int home, int src, std::uint64_t block,
+                      std::uint64_t blocks);
+
 /// Throws ProtocolError when a request that reached home `home` names bytes [off, off + bytes)
 /// outside its segment: a corrupt message, never copied.
 void check_home_request(const char* what, int home, int src, std::uint64_t off, std::uint64_t bytes,

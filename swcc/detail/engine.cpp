@@ -514,8 +514,7 @@ void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
   const std::uint64_t blk = h.block;
   // A corrupt message must not reach memory outside the segment: the block, and a store's bytes
   // inside it.
-  check_home_request(msg_name(h.type), rank_, h.src, blk << block_shift_, block_bytes_,
-                     segment_bytes_);
+  check_home_block(msg_name(h.type), rank_, h.src, blk, segment_bytes_ >> block_shift_);
   if (h.type == MsgType::kStoreReq)
     check_home_request(msg_name(h.type), rank_, h.src, h.offset, h.len, block_bytes_);
   if (h.type == MsgType::kFlushData && h.len != block_bytes_)

@@ -73,6 +73,16 @@ TEST(SwccBounds, AHomeRefusesARequestOutsideItsSegment) {
             "of 64 bytes");
   EXPECT_EQ(thrown<ProtocolError>([] { check_home_request("ReadReq", 0, 1, 0, 64, 64); }),
             "(nothing thrown)");
+  // A block number past the segment, however large (it would wrap round when shifted to bytes).
+  EXPECT_EQ(thrown<ProtocolError>([] { check_home_block("WriteReq", 1, 0, 16384, 16384); }),
+            "swcc rank 1: WriteReq from rank 0 names block 16384, beyond the segment's 16384 "
+            "blocks");
+  EXPECT_EQ(thrown<ProtocolError>(
+                [] { check_home_block("ReadReq", 1, 0, (std::uint64_t{1} << 60) + 3, 16384); }),
+            "swcc rank 1: ReadReq from rank 0 names block 1152921504606846979, beyond the "
+            "segment's 16384 blocks");
+  EXPECT_EQ(thrown<ProtocolError>([] { check_home_block("ReadReq", 1, 0, 16383, 16384); }),
+            "(nothing thrown)");
 }
 
 }  // namespace

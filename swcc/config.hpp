@@ -25,9 +25,11 @@ struct FaultConfig {
 struct Config {
   /// One of kBlockSizes.
   std::size_t block_bytes = kDefaultBlockBytes;
-  bool uncached = false;                 ///< sc mode: every remote access goes to the home
-  std::size_t segment_bytes = 16 << 20;  ///< this rank's global segment
-  FaultConfig fault;                     ///< transport fault injection (tests)
+  bool uncached = false;  ///< sc mode: every remote access goes to the home
+  /// This rank's global segment (rounded up to a whole block); an access beyond it throws
+  /// AccessError.
+  std::size_t segment_bytes = 16 << 20;
+  FaultConfig fault;  ///< transport fault injection (tests)
   /// A request older than this throws with a dump: the limit on an idle machine, stretched by
   /// load_factor() (measured while waiting), so that a loaded or oversubscribed machine is not
   /// taken for a hang.

@@ -19,6 +19,20 @@ struct ConfigError : Error {
   using Error::Error;
 };
 
+/// A pointer the library refuses (swcc/detail/bounds.hpp): a rank that does not exist, bytes
+/// beyond the rank's segment, local()/local_read() of another rank's memory, or a single access
+/// of hit_read/hit_write/the engine's misses that crosses a block. The text names the pointer as
+/// (rank, offset), the bytes and the segment.
+struct AccessError : Error {
+  using Error::Error;
+};
+
+/// A lock used wrongly: a negative id, lock() of a lock this rank holds or waits for (locks are
+/// not re-entrant), unlock() of a lock this rank does not hold.
+struct LockError : Error {
+  using Error::Error;
+};
+
 /// The watchdog: a request that made no progress within Config::watchdog_s (stretched by
 /// load_factor()); the text carries the directory dump.
 struct Timeout : Error {

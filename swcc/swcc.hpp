@@ -9,25 +9,38 @@
 // default kDefaultBlockBytes = 64) kept by an MSI invalidation protocol serialised at each
 // block's home. with_dsm() chooses B once at run time (Config::block_bytes) and calls the
 // program with a Dsm<B>, whose access paths are compiled for that B: a hit on the block the
-// previous hit touched compares one key and copies; a hit on another block probes the directory
-// once and is remembered. Config::uncached is Split-C's sc mode: every remote access is a
-// request to the home, nothing is cached.
+// previous hit touched compares the home and the offset into the block and copies; a hit on
+// another block checks the pointer, probes the directory once and is remembered.
+// Config::uncached is Split-C's sc mode: every remote access is a request to the home, nothing
+// is cached.
 //
 // Allocation is collective: alloc<T>(n) gives every rank n elements at one offset (SpreadArray);
 // alloc_interleaved<T>(n) deals n elements out in blocks round robin over the ranks
 // (InterleavedArray, SCI-VM's global memory), and read(array, i) prefetches the next
 // Config::prefetch blocks on a miss.
 //
-// Rules: an access of one element must not cross a block (elements are naturally aligned and
-// B >= sizeof(T)); bulk get/put/store accept any range and split it into blocks (in sc mode into
-// pieces of kScBulkBytes, Split-C's sc bulk messages). get/put/store complete at sync() (and at
-// barrier() and unlock(), which sync first). Every wait (a miss, sync, barrier, lock) serves the
-// other ranks' protocol messages. Only one thread per rank may use a Dsm. Up to 65535 ranks.
+// Rules: read/write of one element is coherent as one block when the element lies in one block,
+// which every element of an allocation does when sizeof(T) divides B. An element that crosses a
+// block (a 24-byte struct at 64-byte blocks: element 2 covers bytes 48-71; any element larger
+// than B) is read or written as a bulk read_bulk/write_bulk of its blocks: correct data, each
+// block coherent, but not atomic across them (a concurrent writer of the other block may be seen
+// half), and like read_bulk/write_bulk it syncs (completes this rank's outstanding transfers). Such
+// an access takes the slow path every time; on the hit path the check costs nothing more than the
+// memo compare. An InterleavedArray pads each block to whole elements and refuses (ConfigError) an
+// element larger than B. Bulk get/put/store accept any range and split it into blocks (in sc mode
+// into pieces of kScBulkBytes, Split-C's sc bulk messages). Pointers are checked: an access of a
+// rank that does not exist, of bytes beyond a rank's segment (Config::segment_bytes rounded up to a
+// whole block), or local()/local_read() of another rank's memory throws AccessError naming the
+// pointer (rank, offset), the bytes and the segment; nothing is sent or copied. A home refuses a
+// request outside its segment (ProtocolError). get/put/store complete at sync() (and at barrier()
+// and unlock(), which sync first). Every wait (a miss, sync, barrier, lock) serves the other ranks'
+// protocol messages. Only one thread per rank may use a Dsm. Up to 65535 ranks.
 //
 // Failures: errors are swcc::Error (swcc/errors.hpp): ConfigError for a Config the library
 // refuses, Timeout when a request never completes (the watchdog, Config::watchdog_s, stretched
-// by load_factor() on a loaded machine; its text dumps the directory). Config::on_wait is called
-// by every wait and may throw to abandon it.
+// by load_factor() on a loaded machine; its text dumps the directory), AccessError for a pointer
+// outside the segments, LockError for a lock used wrongly. Config::on_wait is called by every
+// wait and may throw to abandon it.
 #pragma once
 
 #include <mpi.h>
@@ -80,13 +93,14 @@ struct SpreadArray {
 /// bytes, block k homed at rank k mod P, round robin, as block k / P of that rank's part, all
 /// parts at the same offset. Made by Dsm<B>::alloc_interleaved (collective). operator[] maps an
 /// element index to its global pointer (without a division for blocks below 2^32);
-/// Dsm<B>::read(array, i) prefetches on a miss.
+/// Dsm<B>::read(array, i) prefetches on a miss. A block holds kPerBlock whole elements (the rest
+/// of it is padding when sizeof(T) does not divide B), so no element crosses a block;
+/// Dsm<B>::alloc_interleaved refuses (ConfigError) an element larger than B.
 template <class T, std::size_t B>
 class InterleavedArray {
-  static_assert(B % sizeof(T) == 0, "an element must not cross a block");
-
  public:
-  static constexpr std::size_t kPerBlock = B / sizeof(T);  ///< elements per block
+  /// Elements per block (1 for an element larger than B, which alloc_interleaved refuses).
+  static constexpr std::size_t kPerBlock = B >= sizeof(T) ? B / sizeof(T) : 1;
   InterleavedArray() = default;
   /// The array whose parts start at `offset` on each of `ranks` ranks (alloc_interleaved).
   InterleavedArray(std::uint64_t offset, std::size_t count, int ranks);
@@ -133,12 +147,14 @@ class Dsm {
   template <class T>
   SpreadArray<T> alloc(std::size_t count);
   /// Collective: `count` elements of T interleaved over all ranks in blocks of B bytes (block k
-  /// homed at rank k mod P); every rank reserves ceil(blocks / P) blocks.
+  /// homed at rank k mod P); every rank reserves ceil(blocks / P) blocks. ConfigError when
+  /// sizeof(T) > B (an element must fit in a block; choose a larger Config::block_bytes).
   template <class T>
   InterleavedArray<T, B> alloc_interleaved(std::size_t count);
 
-  /// The calling rank's own memory of a global pointer (valid for p.rank == rank(); see the
-  /// Split-C caveat: once other ranks touched the block, use read/write or local_read instead).
+  /// The calling rank's own memory of a global pointer (see the Split-C caveat: once other ranks
+  /// touched the block, use read/write or local_read instead). AccessError unless p.rank ==
+  /// rank() and the element lies in the segment.
   template <class T>
   T* local(global_ptr<T> p);
   /// The calling rank's own n elements at p (p.rank == rank()) for reading through a local
@@ -146,13 +162,16 @@ class Dsm {
   /// range that another rank holds Modified is fetched back first (a read miss each), so that
   /// home memory is current. The pointer stays valid until the next barrier provided no rank
   /// writes the range before it; other ranks may read it meanwhile. Its reads are not hits.
+  /// AccessError unless p.rank == rank() and the n elements lie in the segment.
   template <class T>
   const T* local_read(global_ptr<T> p, std::size_t n);
 
-  /// Blocking read of one element (cached after a miss).
+  /// Blocking read of one element (cached after a miss); one that crosses a block is a
+  /// read_bulk (see "Rules").
   template <class T>
   T read(global_ptr<T> p);
-  /// Blocking write of one element: returns once the block is Modified here with the value.
+  /// Blocking write of one element: returns once the block is Modified here with the value; one
+  /// that crosses a block is a write_bulk (see "Rules").
   template <class T>
   void write(global_ptr<T> p, const T& v);
   /// Blocking read of element i of an interleaved array. A miss to block k also asks for blocks
@@ -185,16 +204,19 @@ class Dsm {
   template <class T>
   void write_bulk(global_ptr<T> p, const T* src, std::size_t n);
 
-  void sync();          ///< waits for this rank's outstanding get, put, store and prefetch
-  void barrier();       ///< sync, then a barrier of all ranks that serves protocol messages
-  void lock(int id);    ///< a global lock (id >= 0) homed at rank id % P
-  void unlock(int id);  ///< syncs, then releases lock `id`
+  void sync();     ///< waits for this rank's outstanding get, put, store and prefetch
+  void barrier();  ///< sync, then a barrier of all ranks that serves protocol messages
+  /// A global lock (id >= 0) homed at rank id % P. LockError for a negative id or a lock this
+  /// rank holds already (locks are not re-entrant).
+  void lock(int id);
+  void unlock(int id);  ///< syncs, then releases lock `id`; LockError unless this rank holds it
   void poll();          ///< serves protocol messages once (the progress engine)
   Stats stats() const;  ///< this rank's counters since the engine was built
 
   /// The inline hit paths (also used by the micro-benchmarks): [off, off+len) inside one block
   /// of `home`'s segment is copied out (in) when this rank may read (write) it, and counted as
-  /// a hit; false, with nothing done, when it needs a request.
+  /// a hit; false, with nothing done, when it needs a request or crosses a block (the engine's
+  /// misses refuse such a range: AccessError). AccessError for a pointer outside the segments.
   bool hit_read(int home, std::uint64_t off, void* dst, std::size_t len);
   bool hit_write(int home, std::uint64_t off, const void* src, std::size_t len);
 
@@ -202,8 +224,14 @@ class Dsm {
   static constexpr int kShift = __builtin_ctzll(B);
   template <class T>
   void put_blocks(global_ptr<T> p, const T* src, std::size_t n, bool borrow);
-  [[gnu::noinline]] bool remember_read(int home, std::uint64_t off);
-  [[gnu::noinline]] bool remember_write(int home, std::uint64_t off);
+  [[gnu::noinline]] std::uint8_t* remember_read(int home, std::uint64_t off, std::size_t len);
+  [[gnu::noinline]] std::uint8_t* remember_write(int home, std::uint64_t off, std::size_t len);
+  template <class T>
+  [[gnu::noinline]] void read_slow(global_ptr<T> p, T* v);  // a miss, or an element across blocks
+  template <class T>
+  [[gnu::noinline]] void write_slow(global_ptr<T> p, const T& v);
+  template <class T>
+  void check_range(const char* what, global_ptr<T> p, std::size_t n) const;
   template <class T>
   [[gnu::noinline]] void read_miss_prefetching(const InterleavedArray<T, B>& a, std::size_t i,
                                                T* v);
@@ -212,8 +240,17 @@ class Dsm {
   template <class T, class F>
   void split(global_ptr<T> p, std::size_t n, F&& f);
 
+  /// The probe's inline test before Engine::check_pointer, which throws the error: the rank
+  /// exists, and the home's own bytes lie in its segment (hit_path.hpp).
+  bool pointer_ok(int home, std::uint64_t off, std::size_t len) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void refuse_pointer(const char* what, int home,
+                                                             std::uint64_t off,
+                                                             std::size_t len) const;
+
   Engine& e_;
   int me_;
+  int ranks_;
+  std::uint64_t segment_bytes_;
   std::uint8_t* seg_;
   bool cached_;
   std::size_t prefetch_;

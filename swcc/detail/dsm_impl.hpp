@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "swcc/detail/bounds.hpp"
 #include "swcc/detail/engine.hpp"
 #include "swcc/detail/hit_path.hpp"
 #include "swcc/detail/interleaved_array.hpp"
@@ -22,6 +25,8 @@ template <std::size_t B>
 inline Dsm<B>::Dsm(Engine& engine)
     : e_(engine),
       me_(engine.rank()),
+      ranks_(engine.size()),
+      segment_bytes_(engine.segment_bytes()),
       seg_(engine.segment()),
       cached_(engine.cached()),
       prefetch_(engine.config().prefetch) {}
@@ -40,19 +45,27 @@ inline SpreadArray<T> Dsm<B>::alloc(std::size_t count) {
 template <std::size_t B>
 template <class T>
 inline InterleavedArray<T, B> Dsm<B>::alloc_interleaved(std::size_t count) {
+  if constexpr (sizeof(T) > B)
+    throw ConfigError("swcc: an interleaved array of " + std::to_string(sizeof(T)) +
+                      "-byte elements needs blocks of at least that size (block size " +
+                      std::to_string(B) + ")");
   return {e_.alloc(InterleavedArray<T, B>::part_bytes(count, size())), count, size()};
 }
 
 template <std::size_t B>
 template <class T>
 inline T* Dsm<B>::local(global_ptr<T> p) {
+  check_local_pointer("local", me_, size(), p.rank, p.offset, sizeof(T), e_.segment_bytes());
   return reinterpret_cast<T*>(seg_ + p.offset);
 }
 
 template <std::size_t B>
 template <class T>
 inline const T* Dsm<B>::local_read(global_ptr<T> p, std::size_t n) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::uint64_t bytes =
+      n <= std::numeric_limits<std::uint64_t>::max() / sizeof(T) ? n * sizeof(T) : ~0ull;
+  check_local_pointer("local_read", me_, size(), p.rank, p.offset, bytes, e_.segment_bytes());
   if (cached_ && !e_.dir().row(me_).empty()) {
     const std::uint64_t end = p.offset + n * sizeof(T);
     for (std::uint64_t off = p.offset & ~std::uint64_t{B - 1}; off < end; off += B)
@@ -67,17 +80,48 @@ inline const T* Dsm<B>::local_read(global_ptr<T> p, std::size_t n) {
 template <std::size_t B>
 template <class T>
 inline T Dsm<B>::read(global_ptr<T> p) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
+  static_assert(std::is_trivially_copyable_v<T>);
   T v;
-  if (!hit_read(p.rank, p.offset, &v, sizeof(T))) e_.read_miss(p.rank, p.offset, &v, sizeof(T));
+  if constexpr (sizeof(T) > B)
+    read_slow(p, &v);
+  else if (!hit_read(p.rank, p.offset, &v, sizeof(T)))
+    read_slow(p, &v);
   return v;
 }
 
 template <std::size_t B>
 template <class T>
 inline void Dsm<B>::write(global_ptr<T> p, const T& v) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= B);
-  if (!hit_write(p.rank, p.offset, &v, sizeof(T))) e_.write_miss(p.rank, p.offset, &v, sizeof(T));
+  static_assert(std::is_trivially_copyable_v<T>);
+  if constexpr (sizeof(T) > B)
+    write_slow(p, v);
+  else if (!hit_write(p.rank, p.offset, &v, sizeof(T)))
+    write_slow(p, v);
+}
+
+// The misses of read(p) and write(p, v): an element across blocks (cached) goes as a bulk
+// transfer of its blocks ("Rules" in swcc/swcc.hpp), any other to the engine.
+template <std::size_t B>
+template <class T>
+[[gnu::noinline]] void Dsm<B>::read_slow(global_ptr<T> p, T* v) {
+  if (cached_ && crosses_block(p.offset, sizeof(T), B)) return read_bulk(v, p, 1);
+  e_.read_miss(p.rank, p.offset, v, sizeof(T));
+}
+
+template <std::size_t B>
+template <class T>
+[[gnu::noinline]] void Dsm<B>::write_slow(global_ptr<T> p, const T& v) {
+  if (cached_ && crosses_block(p.offset, sizeof(T), B)) return write_bulk(p, &v, 1);
+  e_.write_miss(p.rank, p.offset, &v, sizeof(T));
+}
+
+// AccessError unless n elements at p lie in a segment (the bulk transfers, once per call).
+template <std::size_t B>
+template <class T>
+inline void Dsm<B>::check_range(const char* what, global_ptr<T> p, std::size_t n) const {
+  const std::uint64_t bytes =
+      n <= std::numeric_limits<std::uint64_t>::max() / sizeof(T) ? n * sizeof(T) : ~0ull;
+  e_.check_pointer(what, p.rank, p.offset, bytes);
 }
 
 template <std::size_t B>
@@ -98,6 +142,7 @@ inline void Dsm<B>::write(const InterleavedArray<T, B>& a, std::size_t i, const 
 template <std::size_t B>
 template <class T>
 inline bool Dsm<B>::prefetch(global_ptr<T> p) {
+  check_range("prefetch", p, 1);
   const bool sent = e_.prefetch(p.rank, p.offset);
   e_.flush();
   return sent;
@@ -106,6 +151,7 @@ inline bool Dsm<B>::prefetch(global_ptr<T> p) {
 template <std::size_t B>
 template <class T>
 inline void Dsm<B>::get(T* dst, global_ptr<T> p, std::size_t n) {
+  check_range("get", p, n);
   split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
     auto* d = reinterpret_cast<std::uint8_t*>(dst) + done;
     if (!hit_read(p.rank, off, d, len)) e_.get_miss(p.rank, off, d, len);
@@ -122,6 +168,7 @@ inline void Dsm<B>::put(global_ptr<T> p, const T* src, std::size_t n) {
 template <std::size_t B>
 template <class T>
 inline void Dsm<B>::store(global_ptr<T> p, const T* src, std::size_t n) {
+  check_range("store", p, n);
   split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
     e_.store(p.rank, off, reinterpret_cast<const std::uint8_t*>(src) + done, len);
   });
@@ -172,6 +219,7 @@ inline Stats Dsm<B>::stats() const {
 template <std::size_t B>
 template <class T>
 inline void Dsm<B>::put_blocks(global_ptr<T> p, const T* src, std::size_t n, bool borrow) {
+  check_range("put", p, n);
   split(p, n, [&](std::uint64_t off, std::size_t done, std::size_t len) {
     const auto* s = reinterpret_cast<const std::uint8_t*>(src) + done;
     if (!hit_write(p.rank, off, s, len)) e_.put_miss(p.rank, off, s, len, borrow);

@@ -13,6 +13,7 @@
 #include <exception>
 #include <thread>
 
+#include "swcc/detail/bounds.hpp"
 #include "swcc/detail/placement.hpp"
 #include "swcc/errors.hpp"
 
@@ -50,6 +51,8 @@ Engine::Engine(MPI_Comm comm, const Config& config)
       size_(transport_.size()),
       block_bytes_(config.block_bytes),
       block_shift_(std::countr_zero(config.block_bytes)),
+      segment_bytes_((config.segment_bytes + config.block_bytes - 1) / config.block_bytes *
+                     config.block_bytes),
       dir_(transport_.rank(), transport_.size(), config.block_bytes),
       yield_when_idle_(host_oversubscribed(transport_.comm(), config.on_wait)) {
   if (!valid_block_bytes(block_bytes_))
@@ -59,10 +62,10 @@ Engine::Engine(MPI_Comm comm, const Config& config)
         fmt::format("swcc: prefetch depth {} (at most {})", config_.prefetch, kMaxPrefetch));
   if (size_ > SharerSet::kMaxRanks)  // Engine::key keeps the home rank in 16 bits
     throw Error(fmt::format("swcc: at most {} ranks, not {}", SharerSet::kMaxRanks, size_));
-  void* p = mmap(nullptr, config_.segment_bytes, PROT_READ | PROT_WRITE,
+  void* p = mmap(nullptr, segment_bytes_, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
-    throw Error(fmt::format("swcc: cannot map a {}-byte segment", config_.segment_bytes));
+    throw Error(fmt::format("swcc: cannot map a {}-byte segment", segment_bytes_));
   segment_ = static_cast<std::uint8_t*>(p);
   if (cached() && !config_.fault.enabled)
     transport_.set_large_destination([this](const MsgHeader& h) { return large_destination(h); });
@@ -91,7 +94,7 @@ Engine::~Engine() {
   }
   // A large send reads the segment in place: unmap it only once MPI is done with it (after a
   // failure a peer may never take it; the segment is then leaked rather than pulled away).
-  if (transport_.wait_large(1.0)) munmap(segment_, config_.segment_bytes);
+  if (transport_.wait_large(1.0)) munmap(segment_, segment_bytes_);
 }
 
 Stats Engine::stats() const {
@@ -114,9 +117,9 @@ std::uint64_t Engine::alloc(std::size_t bytes) {
   if (v[0] != -v[1]) throw Error("swcc: alloc called with different sizes on ranks");
   const std::uint64_t align = std::max<std::size_t>(block_bytes_, 64);
   std::uint64_t off = (next_offset_ + align - 1) / align * align;
-  if (off + bytes > config_.segment_bytes)
-    throw Error(fmt::format("swcc: segment of {} bytes exhausted (need {} more)",
-                            config_.segment_bytes, bytes));
+  if (off + bytes > segment_bytes_)
+    throw Error(
+        fmt::format("swcc: segment of {} bytes exhausted (need {} more)", segment_bytes_, bytes));
   next_offset_ = off + bytes;
   return off;
 }
@@ -124,6 +127,16 @@ std::uint64_t Engine::alloc(std::size_t bytes) {
 void Engine::release_to(std::uint64_t offset) {
   barrier();
   next_offset_ = std::min<std::uint64_t>(next_offset_, offset);
+}
+
+void Engine::check_pointer(const char* what, int home, std::uint64_t off,
+                           std::uint64_t bytes) const {
+  swcc::check_pointer(what, rank_, size_, home, off, bytes, segment_bytes_);
+}
+
+void Engine::check_single(const char* what, int home, std::uint64_t off, std::size_t len) const {
+  check_pointer(what, home, off, len);
+  if (cached()) check_one_block(what, rank_, home, off, len, block_bytes_);
 }
 
 // ---- hit checks with the run-time block size (slow paths; Dsm<B> inlines its own) ----
@@ -345,6 +358,7 @@ void Engine::sc_request(int home, std::uint64_t off, void* dst, const void* src,
 
 void Engine::read_miss(int home, std::uint64_t off, void* dst, std::size_t len,
                        std::span<const BlockAddr> prefetch_list) {
+  check_single("read", home, off, len);
   int done = 0;
   if (!cached()) {
     sc_request(home, off, dst, nullptr, len, &done);
@@ -356,6 +370,7 @@ void Engine::read_miss(int home, std::uint64_t off, void* dst, std::size_t len,
 }
 
 bool Engine::prefetch(int home, std::uint64_t off) {
+  check_pointer("prefetch", home, off, 1);
   if (!cached()) return false;
   const std::uint64_t blk = off >> block_shift_;
   const std::uint64_t k = key(home, blk);
@@ -374,6 +389,7 @@ bool Engine::prefetch(int home, std::uint64_t off) {
 }
 
 void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_t len) {
+  check_single("write", home, off, len);
   if (!cached()) {
     int done = 0;
     sc_request(home, off, nullptr, src, len, &done);
@@ -393,6 +409,7 @@ void Engine::write_miss(int home, std::uint64_t off, const void* src, std::size_
 }
 
 void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
+  check_single("get", home, off, len);
   if (!cached()) return sc_request(home, off, dst, nullptr, len, nullptr);
   ++coalescing_;  // the requests of a bulk get: one range message per run of blocks at one home
   enqueue(home, off, Access{false, false, off, static_cast<std::uint32_t>(len), dst, {}, nullptr});
@@ -400,6 +417,7 @@ void Engine::get_miss(int home, std::uint64_t off, void* dst, std::size_t len) {
 }
 
 void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t len, bool borrow) {
+  check_single("put", home, off, len);
   if (!cached()) return sc_request(home, off, nullptr, src, len, nullptr);
   const auto* p = static_cast<const std::uint8_t*>(src);
   std::pmr::vector<std::uint8_t> copy(&pool_);
@@ -412,6 +430,7 @@ void Engine::put_miss(int home, std::uint64_t off, const void* src, std::size_t 
 }
 
 void Engine::store(int home, std::uint64_t off, const void* src, std::size_t len) {
+  check_single("store", home, off, len);
   if (!cached()) {
     if (home == rank_) {
       std::memcpy(segment_ + off, src, len);
@@ -493,6 +512,14 @@ void Engine::deliver(const MsgHeader& h, const std::uint8_t* payload) {
 
 void Engine::on_home(const MsgHeader& h, const std::uint8_t* payload) {
   const std::uint64_t blk = h.block;
+  // A corrupt message must not reach memory outside the segment: the block, and a store's bytes
+  // inside it.
+  check_home_block(msg_name(h.type), rank_, h.src, blk, segment_bytes_ >> block_shift_);
+  if (h.type == MsgType::kStoreReq)
+    check_home_request(msg_name(h.type), rank_, h.src, h.offset, h.len, block_bytes_);
+  if (h.type == MsgType::kFlushData && h.len != block_bytes_)
+    throw ProtocolError(fmt::format("swcc rank {}: FlushData from rank {} of {} bytes, not {}",
+                                    rank_, h.src, h.len, block_bytes_));
   Entry* e = dir_.row(rank_).find(blk);
   // The sharer set: one inline word with 64 ranks or fewer (no allocation), else a copy of the
   // entry's out-of-line words.
@@ -606,9 +633,11 @@ void Engine::on_cache(const MsgHeader& h, const std::uint8_t* payload) {
 void Engine::on_sc(const MsgHeader& h, const std::uint8_t* payload) {
   switch (h.type) {
     case MsgType::kScRead:
+      check_home_request(msg_name(h.type), rank_, h.src, h.block, h.offset, segment_bytes_);
       send(h.src, MsgType::kScReadReply, h.block, segment_ + h.block, h.offset, h.tag);
       return;
     case MsgType::kScWrite:
+      check_home_request(msg_name(h.type), rank_, h.src, h.block, h.len, segment_bytes_);
       std::memcpy(segment_ + h.block, payload, h.len);
       send(h.src, MsgType::kScWriteAck, h.block, nullptr, 0, h.tag);
       return;
@@ -728,12 +757,22 @@ void Engine::barrier() {
 }
 
 void Engine::lock(int id) {
+  if (id < 0)
+    throw LockError(fmt::format("swcc rank {}: lock id {} is negative (ids are >= 0)", rank_, id));
+  if (granted_.count(id))
+    throw LockError(
+        fmt::format("swcc rank {}: lock {} is already held by this rank (locks are not re-entrant)",
+                    rank_, id));
   granted_[id] = false;
   send(id % size_, MsgType::kLockReq, 0, nullptr, 0, static_cast<std::uint64_t>(id));
   wait_until([&] { return granted_[id]; });
 }
 
 void Engine::unlock(int id) {
+  const auto held = granted_.find(id);
+  if (held == granted_.end() || !held->second)
+    throw LockError(
+        fmt::format("swcc rank {}: unlock of lock {}, which this rank does not hold", rank_, id));
   sync();  // writes made under the lock are complete before anyone else gets it
   granted_.erase(id);
   ++outstanding_;  // the release is acknowledged, so sync() and barrier() drain lock traffic

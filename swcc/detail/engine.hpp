@@ -53,6 +53,11 @@ class Engine {
   bool cached() const { return !config_.uncached; }
   const Config& config() const { return config_; }
   std::uint8_t* segment() { return segment_; }
+  /// Bytes of every rank's segment: Config::segment_bytes rounded up to a whole block.
+  std::uint64_t segment_bytes() const { return segment_bytes_; }
+  /// Throws AccessError when (home, off) with `bytes` is not inside a rank's segment
+  /// (check_pointer of swcc/detail/bounds.hpp for this rank, its ranks and segment).
+  void check_pointer(const char* what, int home, std::uint64_t off, std::uint64_t bytes) const;
   Directory& dir() { return dir_; }
   Stats stats() const;
   std::int64_t& hit_counter() { return stats_.hits; }
@@ -61,19 +66,22 @@ class Engine {
   static std::uint64_t key(int home, std::uint64_t block) {
     return (static_cast<std::uint64_t>(home) << 48) | block;
   }
-  /// The last block an inline access hit, for reads and for writes: Dsm<B> compares one key
-  /// before it probes the directory, so a run of accesses to one block skips the probe. A memo
-  /// only ever holds a permission the entry grants; entries lose permissions only in the
+  /// The last block an inline access hit, for reads and for writes: Dsm<B> compares the home
+  /// and the offset into the block before it probes the directory, so a run of accesses to one
+  /// block skips the probe. A memo only ever holds a block the miss path checked (inside a
+  /// rank's segment) and a permission the entry grants; entries lose permissions only in the
   /// message handlers, so every message delivery clears both (forget_hits). Other entry changes
   /// (a new Invalid entry, the home's silent upgrade) grant nothing a memo could hold.
   struct HitMemo {
     static constexpr std::uint64_t kNone = ~std::uint64_t{0};
-    std::uint64_t key = kNone;
+    /// The home rank as an unsigned 32-bit number; kNone (no int's value) when empty.
+    std::uint64_t home = kNone;
+    std::uint64_t first = 0;       ///< the block's first byte offset in the home's segment
     std::uint8_t* base = nullptr;  ///< the block's first byte (home memory or cached data)
   };
   HitMemo& read_memo() { return read_memo_; }
   HitMemo& write_memo() { return write_memo_; }
-  void forget_hits() { read_memo_.key = write_memo_.key = HitMemo::kNone; }
+  void forget_hits() { read_memo_.home = write_memo_.home = HitMemo::kNone; }
 
   /// Collective: reserves `bytes` in every rank's segment; returns the same offset everywhere.
   std::uint64_t alloc(std::size_t bytes);
@@ -81,7 +89,7 @@ class Engine {
   void release_to(std::uint64_t offset);
 
   // Slow paths, called by Dsm<B> after its inline hit check failed. [off, off+len) lies inside
-  // one block of `home`'s segment.
+  // one block of `home`'s segment (else AccessError, as for a pointer outside the segments).
   /// `prefetch`: blocks to ask for after the missed one is requested and before waiting for it
   /// (see prefetch()).
   void read_miss(int home, std::uint64_t off, void* dst, std::size_t len,
@@ -104,7 +112,9 @@ class Engine {
   /// sync, then a barrier over all ranks that serves protocol messages while waiting.
   void barrier();
   /// A global lock (id >= 0) homed at rank id % size; the wait serves protocol messages.
+  /// LockError for a negative id, or a lock this rank holds or waits for (not re-entrant).
   void lock(int id);
+  /// LockError for a lock this rank does not hold.
   void unlock(int id);
   /// Runs the progress engine once.
   void poll();
@@ -185,6 +195,8 @@ class Engine {
     std::vector<int> queue;
   };
 
+  /// check_pointer, then (cached) that the access lies in one block: the single misses.
+  void check_single(const char* what, int home, std::uint64_t off, std::size_t len) const;
   bool try_read(int home, std::uint64_t off, void* dst, std::size_t len);
   bool try_write(int home, std::uint64_t off, const void* src, std::size_t len);
   void enqueue(int home, std::uint64_t off, Access a);
@@ -238,6 +250,7 @@ class Engine {
   std::size_t block_bytes_;
   int block_shift_;
   std::uint8_t* segment_ = nullptr;
+  std::uint64_t segment_bytes_;
   std::uint64_t next_offset_ = 0;
   Directory dir_;
   /// This host has more of the DSM's ranks than CPUs for them (host_oversubscribed): idle

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "harness/ops/op_binder.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "swcc/errors.hpp"
+#include "swcc/swcc.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace comops {
@@ -226,6 +228,32 @@ TEST(SwccFailure, DsmErrorsBecomeRuntimeErrors) {
     else
       EXPECT_EQ(got, fmt::format("failed: participant 1 of {} failed: {}", world_size(), what));
   }
+}
+
+// A pointer error of the DSM inside a point (rank 1 reads 64 MiB into rank 0's 1 MiB segment)
+// is a run-time failure there (exit 3 from the driver) with the library's text, and ends the
+// others' wait in the DSM's barrier.
+TEST(SwccFailure, DsmAccessErrorInsideAPointBecomesARuntimeError) {
+  auto backend = std::move(make_swcc_family()->create().at(0));
+  const std::string got = comops_kind([&] {
+    backend->spmd(world_size(), [&](Comm& c) {
+      auto& sc = swcc::swcc_comm_of(c);
+      ::swcc::Config cfg;
+      cfg.segment_bytes = 1 << 20;
+      cfg.on_wait = [&sc] { sc.check(); };
+      ::swcc::Engine e(sc.handle(), cfg);
+      ::swcc::Dsm<64> d(e);
+      if (c.rank() == 1) (void)d.read(::swcc::toglobal<std::int64_t>(0, 64 << 20));
+      d.barrier();
+    });
+  });
+  const std::string what =
+      "swcc rank 1: read of 8 bytes at (0, 67108864) is outside rank 0's segment of 1048576 "
+      "bytes";
+  if (world_rank() == 1)
+    EXPECT_EQ(got, "runtime: " + what);
+  else
+    EXPECT_EQ(got, fmt::format("failed: participant 1 of {} failed: {}", world_size(), what));
 }
 
 }  // namespace

@@ -103,7 +103,8 @@
 --     on_request() StoreReq into Shared without sharers: every way into Shared adds a sharer
 --     (invariant "Shared has a sharer").
 --   write_miss() re-requesting a block lost after its grant: the write lock keeps a granted
---     block (invariant of that name).
+--     block (invariant of that name); at the home, serve() after its WriteReply finding the
+--     block gone: the home's write lock refuses every request from the grant on.
 --
 -- What the model leaves out: the NACK backoff of
 -- Engine::serve() / run_deferred() and of the home's Inval/Flush resends (a delay only: the
@@ -293,26 +294,33 @@ begin
   pkind := WNone; preq := 0; waitflush := false;
 end;
 
--- Engine::serve() for the home's own request: re-check, complete or resend. The silent upgrade
--- of try_write() (Shared without sharers) is unreachable: invariant "Shared has a sharer".
-procedure HomeServe();
+-- Engine::serve() for the home's own request, after its reply or (nacked) after a Nack and the
+-- backoff: re-check, complete or resend. The silent upgrade of try_write() (Shared without
+-- sharers) is unreachable: invariant "Shared has a sharer".
+procedure HomeServe(nacked: boolean);
 begin
   if hwant = WRead then
     if HomeHit(false) then
-      cover "home serve: read completes" true;
+      if nacked then cover "home serve after a Nack: the re-check finds the read possible" true;
+      else cover "home serve after a reply: read completes" true; endif;
       ReadValue(0, memcur); hwant := WNone;
     else
-      cover "home serve: read resent" true;
+      if nacked then cover "home serve after a Nack: read resent" true;
+      else cover "home serve after a reply: the block is gone again, read resent" true; endif;
       Send(ReadReq, 0, 0, false, ReadReq);
     endif;
   elsif hwant = WWrite then
     assert (!hgranted) "home reply with its write already granted";
     if HomeHit(true) then
-      cover "home serve: write granted" true;
+      if nacked then cover "home serve after a Nack: the re-check finds the write possible" true;
+      else cover "home serve after a reply: write granted" true; endif;
       if hstate = HS then error "silent upgrade: unreachable, Shared has a sharer"; endif;
       hgranted := true;
     else
-      cover "home serve: write resent" true;
+      -- after its WriteReply the block cannot be gone: the home's write lock refuses every
+      -- request from then on (HomeWriteLocked)
+      if !nacked then error "unreachable: the home's WriteReply finds its block gone"; endif;
+      cover "home serve after a Nack: write resent" true;
       Send(WriteReq, 0, 0, false, ReadReq);
     endif;
   else
@@ -428,10 +436,15 @@ ruleset i: Slot do
         -- on_request(): busy -> Nack; write-locked by the home -> Nack to others; then by
         -- request type and stable state
         if hstate = HBR | hstate = HBW then
-          cover "home: request while busy, Nack" true;
+          if m.mtype = ReadReq then cover "home: ReadReq while busy, Nack" true;
+          elsif m.mtype = WriteReq then cover "home: WriteReq while busy, Nack" true;
+          else cover "home: StoreReq while busy, Nack" true; endif;
           Send(Nack, 0, s, false, m.mtype);
         elsif HomeWriteLocked() & s != 0 then
-          cover "home: request while the home's write is locked, Nack" true;
+          if m.mtype = ReadReq then cover "home: ReadReq under the home's write lock, Nack" true;
+          elsif m.mtype = WriteReq then
+            cover "home: WriteReq under the home's write lock, Nack" true;
+          else cover "home: StoreReq under the home's write lock, Nack" true; endif;
           Send(Nack, 0, s, false, m.mtype);
         elsif m.mtype = ReadReq then
           if hstate = HM & owner = 0 then
@@ -530,7 +543,8 @@ ruleset i: Slot do
           assert (hstate = HBW & !waitflush & s != 0) "impossible RemoteNack";
           assert (sharers[s]) "impossible RemoteNack";
         else
-          cover "home: RemoteNack of a Flush or FlushInval" true;
+          if m.nacked = Flush then cover "home: RemoteNack of a Flush" true;
+          else cover "home: RemoteNack of a FlushInval" true; endif;
           assert ((hstate = HBR | hstate = HBW) & waitflush & owner = s) "impossible RemoteNack";
           assert ((hstate = HBR) = (m.nacked = Flush)) "impossible RemoteNack";
         endif;
@@ -539,7 +553,7 @@ ruleset i: Slot do
       case ReadReply, WriteReply:
         cover "home as requester: ReadReply or WriteReply" true;
         assert (s = 0) "home got a cache message";
-        HomeServe();
+        HomeServe(false);
       case Nack:
         assert (s = 0) "home got a cache message";
         if m.nacked = StoreReq then  -- resend the refused store (after the backoff)
@@ -548,7 +562,7 @@ ruleset i: Slot do
           Send(StoreReq, 0, 0, false, ReadReq);
         else
           cover "home as requester: Nack of its read or write" true;
-          HomeServe();
+          HomeServe(true);
         endif;
       case StoreAck:
         cover "home as requester: StoreAck" true;
@@ -579,7 +593,9 @@ ruleset i: Slot do
         -- node's one request, and that request is the one refused.
         if want[n] = WRead then
           cover "cache: Nack of a read, resent" true;
-          if cstate[n] != CI then error "unreachable: the re-check after a Nack finds a copy"; endif;
+          if cstate[n] != CI then
+            error "unreachable: the re-check after a Nack finds a copy";
+          endif;
           Send(ReadReq, n, 0, false, ReadReq);
         elsif want[n] = WWrite then
           cover "cache: Nack of a write, resent" true;
@@ -602,10 +618,12 @@ ruleset i: Slot do
         endif;
       case Flush, FlushInval:
         if cstate[n] != CM then
-          cover "cache: Flush or FlushInval before its WriteReply, RemoteNack" true;
+          if m.mtype = Flush then cover "cache: Flush before its WriteReply, RemoteNack" true;
+          else cover "cache: FlushInval before its WriteReply, RemoteNack" true; endif;
           Send(RemoteNack, n, 0, false, m.mtype);
         elsif locked[n] then
-          cover "cache: Flush or FlushInval under the write lock, RemoteNack" true;
+          if m.mtype = Flush then cover "cache: Flush under the write lock, RemoteNack" true;
+          else cover "cache: FlushInval under the write lock, RemoteNack" true; endif;
           Send(RemoteNack, n, 0, false, m.mtype);
         else
           Send(FlushData, n, 0, ccur[n], ReadReq);

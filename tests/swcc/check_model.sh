@@ -79,7 +79,7 @@ if [ "$what" != only-bugs ]; then
     echo "model: FAILED: no cover property reported (every branch must have one)"; status=1
   else
     echo "model: FAILED"
-    fired "$work/model.out" | sed -n 's/^cover /  branch never reached: /p'
+    fired "$work/model.out" | sed -n -e 's/^cover /  branch never reached: /p' -e t -e 's/^/  fired: /p'
     grep -v -E '^[[:space:]]*cover ".*" hit [0-9]+ times$' "$work/model.out" | tail -30
     status=1
   fi

@@ -62,8 +62,9 @@
 -- value written". A write clears every flag but the writer's; a store's payload is a new value
 -- when the home applies it. The network is kept sorted, so a multiset of messages is one state.
 -- Ghost state (no C++ counterpart): pending[n], the access of node n that missed and is not yet
--- performed; procedure Perform (a write takes effect) and procedure ReadValue (a read takes its
--- value, asserting it is the last one written) clear it. Reads that hit are rules of their own
+-- performed, and spending[p], a cache's store not yet applied; procedures Perform (a write takes
+-- effect), PerformStore (a store is applied) and ReadValue (a read takes its value, asserting it
+-- is the last one written) clear them. Reads that hit are rules of their own
 -- ("ReadHit", "HomeReadHit") that change no state: they only check the value read.
 --
 -- Properties. Safety: "single writer or many readers" between caches, and with the home as
@@ -106,18 +107,25 @@
 --     block (invariant of that name); at the home, serve() after its WriteReply finding the
 --     block gone: the home's write lock refuses every request from the grant on.
 --
+-- Stores beside requests: with STORES_BESIDE = 1 a cache may have one store in flight beside its
+-- read or write request, as the C++ allows (Engine::store() sends its StoreReq whatever the
+-- requests_ of the block; ctest swcc_model_stores_beside checks that variant, with 3 * NPROC + 1
+-- network slots). The checks' default is one access per node at a time.
+--
 -- What the model leaves out: the NACK backoff of
 -- Engine::serve() / run_deferred() and of the home's Inval/Flush resends (a delay only: the
 -- model resends at once and the network may hold the message as long as it likes; the re-check
 -- after the backoff is matched by the resent request being answered at once); split-phase
 -- get/put (a put writes its value inside serve(), at the grant, without the write lock); more
--- than one outstanding access per node (a store beside a read or write of the same node, or
--- several accesses riding on one request). A store beside a request installs no copy and sends
--- no ReadReq or WriteReq, so the reasons under "Branches" hold with it.
+-- than one store in flight per node, a store of the home beside its own read or write, and
+-- several accesses riding on one request.
 const
   NPROC: 2;
   NETMAX: 5;    -- in flight at once: per cache its request chain and its Inval/Flush chain,
-                -- plus the home's own request chain (4 are reached; Send reports "network full")
+                -- plus the home's own request chain (4 are reached; Send reports "network full");
+                -- with STORES_BESIDE also a store chain per cache: 3 * NPROC + 1
+  STORES_BESIDE: 0;  -- 1: a cache may have a store in flight beside its read or write request,
+                     -- as the C++ allows; 0: one access at a time (the checks' default)
   NKEY: 13 * (NPROC + 1) * (NPROC + 1) * 2 * 13;
 
 type
@@ -147,8 +155,10 @@ var
   ccur: array [Proc] of boolean;      -- the cached data is the last value written
   want: array [Proc] of Want;
   locked: array [Proc] of boolean;    -- the cache's blocking write is granted, value not written
+  storing: array [Proc] of boolean;   -- the cache's store is in flight (Engine::stores_)
   pending: array [Node] of Want;      -- ghost: node n's access that missed and is not performed
                                       -- yet (its value not written, or not read); WNone: none
+  spending: array [Proc] of boolean;  -- ghost: the cache's store is not applied yet
   net: array [Slot] of Msg;           -- the unordered network: net[0..nmsg-1], kept sorted so
   nmsg: 0..NETMAX;                    -- that one multiset of messages is one state
 
@@ -205,11 +215,22 @@ begin
   SortNet();
 end;
 
--- Node w's write takes effect (a write hit, a granted blocking write, or w's store applied at
--- the home): its pending write, if any, is performed. The caller marks the written copy current.
+-- Node w's write takes effect (a write hit or a granted blocking write): its pending write, if
+-- any, is performed. The caller marks the written copy current.
 procedure Perform(w: Node);
 begin
   if pending[w] = WWrite | pending[w] = WStore then pending[w] := WNone; endif;
+  Wrote();
+end;
+
+-- Node w's store is applied at the home.
+procedure PerformStore(w: Node);
+begin
+  if w = 0 then
+    if pending[0] = WStore then pending[0] := WNone; endif;
+  else
+    spending[w] := false;
+  endif;
   Wrote();
 end;
 
@@ -286,7 +307,7 @@ begin
     Send(WriteReply, 0, preq, preq != 0 & memcur, ReadReq);
   else
     cover "finish: store" true;
-    Perform(preq); memcur := true;
+    PerformStore(preq); memcur := true;
     hstate := HM; owner := 0;
     for p: Proc do sharers[p] := false; endfor;
     Send(StoreAck, 0, preq, false, ReadReq);
@@ -334,37 +355,43 @@ begin
   memcur := true; hwant := WNone; hgranted := false; pending[0] := WNone;
   for p: Proc do
     sharers[p] := false; cstate[p] := CI; ccur[p] := false; want[p] := WNone;
-    locked[p] := false; pending[p] := WNone;
+    locked[p] := false; pending[p] := WNone; storing[p] := false; spending[p] := false;
   endfor;
   nmsg := 0;
   for k: Slot do undefine net[k]; endfor;
 end;
 
+-- A cache may start a read or write: none in flight, nor a store unless STORES_BESIDE.
+function MayAccess(p: Proc): boolean;
+begin
+  return want[p] = WNone & (STORES_BESIDE = 1 | !storing[p]);
+end;
+
 -- The requester side at the caches (engine.cpp): Issue* <-> cache_access() + Engine::enqueue()
 -- / store().
 ruleset p: Proc do
-  rule "ReadHit" want[p] = WNone & cstate[p] != CI ==>
+  rule "ReadHit" MayAccess(p) & cstate[p] != CI ==>
   begin cover "cache: read hit" true; ReadValue(p, ccur[p]); end;
 
-  rule "IssueRead" want[p] = WNone & cstate[p] = CI ==>
+  rule "IssueRead" MayAccess(p) & cstate[p] = CI ==>
   begin
     cover "cache: read miss" true;
     want[p] := WRead; pending[p] := WRead; Send(ReadReq, p, 0, false, ReadReq);
   end;
 
-  rule "IssueWrite" want[p] = WNone & cstate[p] != CM ==>
+  rule "IssueWrite" MayAccess(p) & cstate[p] != CM ==>
   begin
     cover "cache: write miss" true;
     want[p] := WWrite; pending[p] := WWrite; Send(WriteReq, p, 0, false, ReadReq);
   end;
 
-  rule "WriteHit" want[p] = WNone & cstate[p] = CM ==>
+  rule "WriteHit" MayAccess(p) & cstate[p] = CM ==>
   begin cover "cache: write hit" true; Perform(p); ccur[p] := true; end;
 
-  rule "IssueStore" want[p] = WNone ==>
+  rule "IssueStore" !storing[p] & (STORES_BESIDE = 1 | want[p] = WNone) ==>
   begin
     cover "cache: store" true;
-    want[p] := WStore; pending[p] := WStore; Send(StoreReq, p, 0, false, ReadReq);
+    storing[p] := true; spending[p] := true; Send(StoreReq, p, 0, false, ReadReq);
   end;
 
   -- The C++ loop enqueues again when the block is gone: unreachable, the write lock keeps a
@@ -501,7 +528,7 @@ ruleset i: Slot do
         else -- StoreReq: the payload is written when the store is applied (a new value)
           if hstate = HM & owner = 0 then
             cover "home: StoreReq, Modified by the home" true;
-            Perform(s); memcur := true; Send(StoreAck, 0, s, false, ReadReq);
+            PerformStore(s); memcur := true; Send(StoreAck, 0, s, false, ReadReq);
           elsif hstate = HM then
             cover "home: StoreReq, Modified by a cache, FlushInval" true;
             hstate := HBW; waitflush := true; pkind := WStore; preq := s;
@@ -586,12 +613,17 @@ ruleset i: Slot do
         cstate[n] := CM; ccur[n] := m.cur; locked[n] := true;
       case StoreAck:
         cover "cache: StoreAck" true;
-        want[n] := WNone;
+        assert (storing[n]) "StoreAck with no store";
+        storing[n] := false;
       case Nack:
         -- cache_transition() sets retry; Engine::serve() re-checks the entry, then resends. The
         -- re-check cannot find the access possible: a copy arrives only with the reply to the
         -- node's one request, and that request is the one refused.
-        if want[n] = WRead then
+        if m.nacked = StoreReq then  -- the store is resent (run_deferred(), kStore)
+          cover "cache: Nack of a store, resent" true;
+          assert (storing[n]) "store Nack with no store";
+          Send(StoreReq, n, 0, false, ReadReq);
+        elsif want[n] = WRead then
           cover "cache: Nack of a read, resent" true;
           if cstate[n] != CI then
             error "unreachable: the re-check after a Nack finds a copy";
@@ -601,9 +633,6 @@ ruleset i: Slot do
           cover "cache: Nack of a write, resent" true;
           if cstate[n] = CM then error "unreachable: the re-check after a Nack finds a copy"; endif;
           Send(WriteReq, n, 0, false, ReadReq);
-        elsif want[n] = WStore then
-          cover "cache: Nack of a store, resent" true;
-          Send(StoreReq, n, 0, false, ReadReq);
         else
           error "Nack with no request";
         endif;
@@ -660,7 +689,9 @@ invariant "what the home reads is the last written value"
 
 invariant "an access completes only once performed"
   (hwant = WNone -> pending[0] = WNone) &
-  forall p: Proc do want[p] = WNone -> pending[p] = WNone endforall;
+  forall p: Proc do
+    (want[p] = WNone -> pending[p] = WNone) & (!storing[p] -> !spending[p])
+  endforall;
 
 invariant "the write lock keeps a granted block"
   (forall p: Proc do locked[p] -> cstate[p] = CM endforall) &
@@ -673,7 +704,7 @@ invariant "the home's sharers are exactly the copies it accounts for"
   forall p: Proc do sharers[p] = SharerAccounted(p) endforall;
 
 liveness "every request can complete"
-  hwant = WNone & forall p: Proc do want[p] = WNone endforall;
+  hwant = WNone & forall p: Proc do want[p] = WNone & !storing[p] endforall;
 
 liveness "the home returns to a stable state"
   hstate = HS | hstate = HM;

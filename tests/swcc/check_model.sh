@@ -4,13 +4,14 @@
 # branch never reached; every seeded bug (a sed patch from bugs.txt) must change the model and be
 # caught by the property bugs.txt names for it, not merely by some error (the format is described
 # at the top of bugs.txt).
-# usage: check_model.sh MODEL.m BUGS.txt WORKDIR [all|only-model|only-bugs] [CACHES]
-# CACHES: check the model with that many caches (NPROC) and 2 * CACHES + 1 network slots
-# (NETMAX) instead of the model's own constants; the seeded bugs use the same.
+# usage: check_model.sh MODEL.m BUGS.txt WORKDIR [all|only-model|only-bugs] [NAME=VALUE...]
+# NAME=VALUE: check the model with its constant NAME (a line "  NAME: N;") set to VALUE, e.g.
+# NPROC=3 NETMAX=7 for three caches; the seeded bugs use the same.
 # environment: RUMUR (default rumur), CC (default cc). Exit 77 (a skip for ctest) when rumur is
 # not installed.
 set -u
-model=$1 bugs=$2 work=$3 what=${4:-all} caches=${5:-}
+model=$1 bugs=$2 work=$3 what=${4:-all}
+shift 3; [ $# -gt 0 ] && shift
 rumur=${RUMUR:-rumur}
 cc=${CC:-cc}
 if ! command -v "$rumur" >/dev/null 2>&1; then
@@ -21,18 +22,20 @@ if ! command -v "$rumur" >/dev/null 2>&1; then
   exit 77
 fi
 mkdir -p "$work"
-if [ -n "$caches" ]; then  # the model with CACHES caches, as a copy in WORKDIR
-  case $caches in
-    [1-9]) ;;
-    *) echo "check_model.sh: CACHES must be 1 to 9, not '$caches'"; exit 2 ;;
-  esac
-  sed -e "s/^  NPROC: [0-9]*;/  NPROC: $caches;/" \
-      -e "s/^  NETMAX: [0-9]*;/  NETMAX: $((2 * caches + 1));/" "$model" >"$work/swcc-$caches.m"
-  if [ "$(grep -c -E "^  (NPROC: $caches|NETMAX: $((2 * caches + 1)));" "$work/swcc-$caches.m")" != 2 ]
-  then
-    echo "check_model.sh: $model has no lines '  NPROC: N;' and '  NETMAX: N;' to set"; exit 2
-  fi
-  model=$work/swcc-$caches.m
+if [ $# -gt 0 ]; then  # the model with its constants set, as a copy in WORKDIR
+  cp "$model" "$work/variant.m"
+  for set in "$@"; do
+    name=${set%%=*} value=${set#*=}
+    case $name:$value in
+      *[!A-Z_]*:*|:*|*:|*:*[!0-9]*)
+        echo "check_model.sh: want NAME=VALUE (a constant, a number), not '$set'"; exit 2 ;;
+    esac
+    if ! grep -q "^  $name: [0-9]*;" "$work/variant.m"; then
+      echo "check_model.sh: $model has no line '  $name: N;' to set"; exit 2
+    fi
+    sed -i "s/^  $name: [0-9]*;/  $name: $value;/" "$work/variant.m"
+  done
+  model=$work/variant.m
 fi
 cc_flags="-O1 -mcx16"  # the state spaces are small: compile time dominates
 

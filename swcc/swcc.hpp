@@ -11,7 +11,8 @@
 // program with a Dsm<B>, whose access paths are compiled for that B: a hit on the block the
 // previous hit touched compares one key and copies; a hit on another block probes the directory
 // once and is remembered. Config::uncached is Split-C's sc mode: every remote access is a
-// request to the home, nothing is cached.
+// request to the home, nothing is cached, and read/write of a rank's own memory is a plain
+// load (store) of it, with no directory check.
 //
 // Allocation is collective: alloc<T>(n) gives every rank n elements at one offset (SpreadArray);
 // alloc_interleaved<T>(n) deals n elements out in blocks round robin over the ranks
@@ -314,6 +315,8 @@ class Dsm {
   std::uint8_t* writable(int home, std::uint64_t off);
   template <class T, class F>
   void split(global_ptr<T> p, std::size_t n, F&& f);
+  template <class T>
+  T sc_local(global_ptr<T> p, const T* store = nullptr);  // dsm_impl.hpp
   // swcc/detail/view.hpp: the view of [p, p + n) clipped to p's block; read_miss() fetches
   // the block when a read view misses (with prefetch for an interleaved array).
   template <class T, bool W, class ReadMiss>

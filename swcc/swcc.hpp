@@ -278,7 +278,7 @@ class Dsm {
   // loads cost nothing. Several views may be live at once if taking each one hits; a view
   // that misses may end the others. Writes through a write view are ordinary writes of the
   // block: other ranks see them after the usual synchronisation (a barrier, or unlock then
-  // lock). Views are per rank and not thread-safe, like the Dsm.
+  // lock). Views are per rank and not thread-safe, like the Dsm, and must not outlive it.
   //
   // sc mode (Config::uncached): a view of this rank's own memory points into it (sc keeps no
   // copies, so home memory is always current); a view of another rank's block is a private

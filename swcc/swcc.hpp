@@ -263,8 +263,8 @@ class Dsm {
   // interleaved form spans the elements of the block that holds element i. A read view needs
   // the block readable here (a hit, else one read miss: the interleaved form prefetches like
   // read(array, i)); a write view needs it Modified here (a hit, else one write miss, which
-  // invalidates the other copies) and writes straight into it. A view counts one hit or one
-  // miss in Stats.
+  // invalidates the other copies) and writes straight into it. A view counts one hit, or the
+  // misses it took (one, unless the block was taken away again before the miss returned).
   //
   // Rules. A view is valid until this rank next serves protocol messages: any call that may
   // wait or poll (a read or write that misses, taking another view that misses, get, put,

@@ -12,7 +12,8 @@
 // previous hit touched compares the home and the offset into the block and copies; a hit on
 // another block checks the pointer, probes the directory once and is remembered.
 // Config::uncached is Split-C's sc mode: every remote access is a request to the home, nothing
-// is cached.
+// is cached, and read/write of a rank's own memory is a plain load (store) of it, with no
+// directory check.
 //
 // Allocation is collective: alloc<T>(n) gives every rank n elements at one offset (SpreadArray);
 // alloc_interleaved<T>(n) deals n elements out in blocks round robin over the ranks
@@ -47,6 +48,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
 
 #include "swcc/block_sizes.hpp"  // kBlockSizes, kDefaultBlockBytes, with_block_size
 #include "swcc/config.hpp"       // Config, Stats, kMaxPrefetch, kScBulkBytes
@@ -54,7 +58,8 @@
 
 namespace swcc {
 
-class Engine;  // one rank's runtime, behind every Dsm (swcc/detail/engine.hpp)
+class Engine;      // one rank's runtime, behind every Dsm (swcc/detail/engine.hpp)
+struct BlockAddr;  // a block by home and offset (swcc/detail/engine.hpp)
 
 // ---------------------------------------------------------------------------- global pointers
 
@@ -126,6 +131,59 @@ class InterleavedArray {
   std::uint64_t ranks_ = 1;
   std::uint64_t magic_ = 0;  // ceil(2^64 / P), P > 1
 };
+
+// -------------------------------------------------------------------------------------- views
+
+/// A view of up to one block of global memory: a span of elements read (BlockView<T, false>,
+/// ReadView<T>) or read and written (BlockView<T, true>, WriteView<T>) with plain loads and
+/// stores, after one coherence check for the whole block. Made by Dsm<B>::read_view and
+/// write_view; the rules are in the "views" section of Dsm below. Move-only.
+template <class T, bool Writable>
+class BlockView {
+ public:
+  using element_type = std::conditional_t<Writable, T, const T>;
+  BlockView() = default;
+  BlockView(BlockView&&) noexcept = default;
+  BlockView& operator=(BlockView&& o) noexcept;
+  ~BlockView();
+
+  std::size_t size() const { return size_; }  ///< elements in the view
+  bool empty() const { return size_ == 0; }
+  /// For a view of an interleaved array: the array index of element 0 (else 0).
+  std::size_t first() const { return first_; }
+  /// Element j (j < size()): a plain load or store. Checked against stale use only in builds
+  /// without NDEBUG.
+  element_type& operator[](std::size_t j) const;
+  /// The elements; check() first (one compare), so iterating a stale view throws.
+  std::span<element_type> span() const;
+  element_type* begin() const { return span().data(); }
+  element_type* end() const { return data_ + size_; }
+  /// False once this rank has served a protocol message since the view was taken: the view may
+  /// be stale and must be taken again. True means it is certainly current (sc mode: see the
+  /// rules; a private copy's staleness is not seen). An empty default view is valid.
+  bool valid() const { return !gen_ || *gen_ == gen0_; }
+  /// Throws swcc::Error naming the block when !valid().
+  void check() const;
+
+ private:
+  template <std::size_t>
+  friend class Dsm;
+  element_type* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t first_ = 0;
+  const std::uint64_t* gen_ = nullptr;  // the engine's count of message deliveries
+  std::uint64_t gen0_ = 0;              // its value when the view was taken
+  int home_ = 0;
+  std::uint64_t off_ = 0;
+  // sc mode, a block homed elsewhere: the private copy, and for a write view the engine that
+  // writes it back when the view ends.
+  std::unique_ptr<std::uint8_t[]> copy_;
+  Engine* write_back_ = nullptr;
+};
+template <class T>
+using ReadView = BlockView<T, false>;  ///< Dsm<B>::read_view
+template <class T>
+using WriteView = BlockView<T, true>;  ///< Dsm<B>::write_view
 
 // ------------------------------------------------------------------------------------ the DSM
 
@@ -220,6 +278,52 @@ class Dsm {
   bool hit_read(int home, std::uint64_t off, void* dst, std::size_t len);
   bool hit_write(int home, std::uint64_t off, const void* src, std::size_t len);
 
+  // ---------------------------------------------------------------------------------- views
+  // A view checks coherence once for a block and then gives plain loads (and, for a write
+  // view, stores) over the elements it spans: read_view(p, n) spans [p, p + m) with m <= n the
+  // elements from p that lie in p's block (loop on size() to cover a longer range); the
+  // interleaved form spans the elements of the block that holds element i. A read view needs
+  // the block readable here (a hit, else one read miss: the interleaved form prefetches like
+  // read(array, i)); a write view needs it Modified here (a hit, else one write miss, which
+  // invalidates the other copies) and writes straight into it. A view counts one hit, or the
+  // misses it took (one, unless the block was taken away again before the miss returned).
+  //
+  // Rules. A view is valid until this rank next serves protocol messages: any call that may
+  // wait or poll (a read or write that misses, taking another view that misses, get, put,
+  // store, prefetch, read_bulk, write_bulk, local_read, sync, barrier, lock, unlock, poll).
+  // Only those calls serve other ranks' invalidations and flushes, so between them the block
+  // cannot leave this rank: a write view keeps it Modified without holding the write lock
+  // across calls (which would make other ranks' requests wait on a rank that is itself
+  // waiting). After such a call the view may be stale: take it again. valid() tells (it
+  // compares a count of delivered messages; the hits do not change it), span() and begin()
+  // throw swcc::Error on a stale view, operator[] only in builds without NDEBUG, so the plain
+  // loads cost nothing. Several views may be live at once if taking each one hits; a view
+  // that misses may end the others. Writes through a write view are ordinary writes of the
+  // block: other ranks see them after the usual synchronisation (a barrier, or unlock then
+  // lock). Views are per rank and not thread-safe, like the Dsm, and must not outlive it.
+  //
+  // sc mode (Config::uncached): a view of this rank's own memory points into it (sc keeps no
+  // copies, so home memory is always current); a view of another rank's block is a private
+  // copy fetched by one bulk read, and a write view writes its whole span back with a put when
+  // it ends (destroyed or assigned), complete at the next sync() or barrier. Meanwhile no other
+  // rank may write that span (it would be overwritten), as for any racing sc write.
+  //
+  // Errors: an element must not cross the block (sizeof(T) must divide B and p be aligned to
+  // T in its block): else swcc::Error; n = 0 or an index past the array's end give an empty
+  // view.
+
+  /// Up to n elements from p, as many as lie in p's block, for reading.
+  template <class T>
+  ReadView<T> read_view(global_ptr<T> p, std::size_t n);
+  /// Up to n elements from p, as many as lie in p's block, for reading and writing.
+  template <class T>
+  WriteView<T> write_view(global_ptr<T> p, std::size_t n);
+  /// The elements of a's block that holds element i (first() is the block's first index).
+  template <class T>
+  ReadView<T> read_view(const InterleavedArray<T, B>& a, std::size_t i);
+  template <class T>
+  WriteView<T> write_view(const InterleavedArray<T, B>& a, std::size_t i);
+
  private:  // swcc/detail/dsm_impl.hpp and hit_path.hpp
   static constexpr int kShift = __builtin_ctzll(B);
   template <class T>
@@ -239,6 +343,14 @@ class Dsm {
   std::uint8_t* writable(int home, std::uint64_t off);
   template <class T, class F>
   void split(global_ptr<T> p, std::size_t n, F&& f);
+  template <class T>
+  T sc_local(global_ptr<T> p, const T* store = nullptr);  // dsm_impl.hpp
+  // swcc/detail/view.hpp: the view of [p, p + n) clipped to p's block; read_miss() fetches
+  // the block when a read view misses (with prefetch for an interleaved array).
+  template <class T, bool W, class ReadMiss>
+  BlockView<T, W> make_view(global_ptr<T> p, std::size_t n, ReadMiss&& read_miss);
+  template <class T>
+  [[gnu::noinline]] void view_read_miss(const InterleavedArray<T, B>& a, std::size_t k);
 
   /// The probe's inline test before Engine::check_pointer, which throws the error: the rank
   /// exists, and the home's own bytes lie in its segment (hit_path.hpp).
@@ -271,3 +383,5 @@ decltype(auto) with_dsm(MPI_Comm comm, const Config& config, F&& f);
 
 // The bodies of the templates above, and the engine behind them.
 #include "swcc/detail/dsm_impl.hpp"
+// The views (Dsm<B>::read_view, write_view).
+#include "swcc/detail/view.hpp"

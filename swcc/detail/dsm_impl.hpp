@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -82,6 +83,7 @@ template <class T>
 inline T Dsm<B>::read(global_ptr<T> p) {
   static_assert(std::is_trivially_copyable_v<T>);
   T v;
+  if (__builtin_expect(!cached_, 0) && p.rank == me_) return sc_local<T>(p);
   if constexpr (sizeof(T) > B)
     read_slow(p, &v);
   else if (!hit_read(p.rank, p.offset, &v, sizeof(T)))
@@ -93,6 +95,10 @@ template <std::size_t B>
 template <class T>
 inline void Dsm<B>::write(global_ptr<T> p, const T& v) {
   static_assert(std::is_trivially_copyable_v<T>);
+  if (__builtin_expect(!cached_, 0) && p.rank == me_) {
+    (void)sc_local<T>(p, &v);
+    return;
+  }
   if constexpr (sizeof(T) > B)
     write_slow(p, v);
   else if (!hit_write(p.rank, p.offset, &v, sizeof(T)))
@@ -212,6 +218,24 @@ inline void Dsm<B>::poll() {
 template <std::size_t B>
 inline Stats Dsm<B>::stats() const {
   return e_.stats();
+}
+
+// sc mode's access to this rank's own memory: a plain load (store) of the home's memory, no
+// directory and no hit memo, as Split-C's sc mode accesses local memory (nothing is cached in
+// sc mode, so the home's memory is the only copy). Counted as a hit.
+template <std::size_t B>
+template <class T>
+inline T Dsm<B>::sc_local(global_ptr<T> p, const T* store) {
+  if (__builtin_expect(!pointer_ok(p.rank, p.offset, sizeof(T)), 0))
+    refuse_pointer(store ? "write" : "read", p.rank, p.offset, sizeof(T));
+  ++e_.hit_counter();
+  if (store) {
+    std::memcpy(seg_ + p.offset, store, sizeof(T));
+    return *store;
+  }
+  T v;
+  std::memcpy(&v, seg_ + p.offset, sizeof(T));
+  return v;
 }
 
 // put() and write_bulk(): each block's part written now when this rank may, else a write

@@ -81,7 +81,13 @@ class Engine {
   };
   HitMemo& read_memo() { return read_memo_; }
   HitMemo& write_memo() { return write_memo_; }
-  void forget_hits() { read_memo_.home = write_memo_.home = HitMemo::kNone; }
+  void forget_hits() {
+    read_memo_.home = write_memo_.home = HitMemo::kNone;
+    ++deliveries_;
+  }
+  /// Messages delivered so far (each delivery calls forget_hits): a view (Dsm<B>::read_view)
+  /// is certainly current while it is unchanged.
+  const std::uint64_t& deliveries() const { return deliveries_; }
 
   /// Collective: reserves `bytes` in every rank's segment; returns the same offset everywhere.
   std::uint64_t alloc(std::size_t bytes);
@@ -244,6 +250,7 @@ class Engine {
                   int* done);
 
   HitMemo read_memo_, write_memo_;
+  std::uint64_t deliveries_ = 0;
   Config config_;
   Transport transport_;
   int rank_, size_;

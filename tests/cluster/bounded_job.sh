@@ -24,3 +24,19 @@ end_within() {
   fi
   wait "$pid"
 }
+
+# rows_intact DIR: every output file of comops -o DIR holds the same rows, none wrong, and
+# table.txt says the run had not finished; prints the count. 1 (with the reason) otherwise.
+rows_intact() {
+  /usr/bin/python3 - "$1" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+rows = json.load(open(f"{out}/results.json"))["results"]
+assert rows and all(r["wrong"] == 0 for r in rows), rows
+assert len(list(csv.DictReader(open(f"{out}/results.csv")))) == len(rows)
+assert len(json.load(open(f"{out}/gbench.json"))["benchmarks"]) >= len(rows)
+first = open(f"{out}/table.txt").read().splitlines()[0]
+assert first == f"comops: the run had not finished when this was written: {len(rows)} point(s) so far", first
+print(f"{len(rows)} row(s) intact in results.json, results.csv, gbench.json and table.txt")
+PY
+}

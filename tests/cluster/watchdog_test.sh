@@ -44,18 +44,8 @@ waited=${BASH_REMATCH[1]} allowed=${BASH_REMATCH[3]}
 # The rank waited past its allowance, by at most the watch thread's one-second period and a
 # slow wake-up on a loaded machine.
 (( waited >= allowed && waited <= allowed + 5 )) || fail "waited $waited s for an allowance of $allowed s"
-"$py" - "$work/out" <<'PY' || fail "the rows measured before the link went down are not intact"
-import csv, json, sys
-out = sys.argv[1]
-rows = json.load(open(f"{out}/results.json"))["results"]
-assert rows and all(r["wrong"] == 0 for r in rows), rows
-assert len(list(csv.DictReader(open(f"{out}/results.csv")))) == len(rows)
-assert len(json.load(open(f"{out}/gbench.json"))["benchmarks"]) >= len(rows)
-table = open(f"{out}/table.txt").read()
-first = table.splitlines()[0]
-assert first == f"comops: the run had not finished when this was written: {len(rows)} point(s) so far", first
-print(f"{len(rows)} row(s) intact in results.json, results.csv, gbench.json and table.txt")
-PY
+source "$(dirname "${BASH_SOURCE[0]}")/bounded_job.sh"
+rows_intact "$work/out" || fail "the rows measured before the link went down are not intact"
 
 # 2. 25 us one-way delay and 1 % loss, messages up to 4 MiB, --watchdog=5: no false alarm.
 "$sim" --hosts 2 --ranks-per-host 1 --cpus-per-host 1 --delay-us 25 --loss 1 -- bash -c '

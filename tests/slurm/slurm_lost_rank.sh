@@ -38,10 +38,10 @@ work=$1 comops=$2 watchdog_s=$3 bound_s=$4
 source "$5"
 srun -N 2 --ntasks-per-node=1 --mpi=pmi2 "$comops" --backend=mpi --op=pingpong,broadcast \
   --sizes=8,1M,4M -n 20 -r 200 --watchdog="$watchdog_s" --no-limits --progress=never \
-  --json "$work/lost.json" >"$work/lost.out" 2>"$work/lost.err" &
+  -o "$work/out" >"$work/lost.out" 2>"$work/lost.err" &
 job=$!
-first_row "$work/lost.json"
-$SIM_ENTER simh2 pkill -9 -f -- "--json $work/lost.json"
+first_row "$work/out/results.json"
+$SIM_ENTER simh2 pkill -9 -f -- "-o $work/out"
 end_within $job "$bound_s" "$work/hung"
 echo $? >"$work/srun.rc"
 exit 0
@@ -62,6 +62,6 @@ lines=$(grep -c '^comops:' "$work/lost.err" || true)
 grep -Eq '^comops: error: rank 0 on host simh1 made no progress for [0-9]+ s in point mpi (pingpong|broadcast) np=2 ' "$work/lost.err" ||
   grep -Eq '^comops: error: .*\(world rank 0\); the job is aborted$' "$work/lost.err" ||
   fail "the line is neither rank 0's watchdog nor its failed MPI call"
-/usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; assert r and all(x['wrong']==0 for x in r), r; print(len(r), 'row(s) intact')" "$work/lost.json" ||
-  fail "the rows measured before rank 1 was lost are not intact"
+source "$src/tests/cluster/bounded_job.sh"
+rows_intact "$work/out" || fail "the rows measured before rank 1 was lost are not intact"
 echo PASS

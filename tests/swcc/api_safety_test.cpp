@@ -13,6 +13,7 @@
 
 #include "swcc/swcc.hpp"
 #include "tests/mpi_world.hpp"
+#include "tests/swcc/thrown.hpp"
 
 namespace swcc {
 namespace {
@@ -38,17 +39,6 @@ decltype(auto) with_block(std::size_t block, F&& f, bool uncached = false) {
   c.segment_bytes = kSegment;
   c.watchdog_s = 20;
   return with_dsm(MPI_COMM_WORLD, c, f);
-}
-
-// The text of the E that f throws; a note when it throws nothing (another type fails the test).
-template <class E, class F>
-std::string thrown(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
 }
 
 // The first element of T that crosses a block of B bytes (0 when T is larger than B).

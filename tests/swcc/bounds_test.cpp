@@ -9,19 +9,10 @@
 
 #include "swcc/detail/protocol.hpp"
 #include "swcc/errors.hpp"
+#include "tests/swcc/thrown.hpp"
 
 namespace swcc {
 namespace {
-
-template <class E, class F>
-std::string thrown(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
 
 constexpr std::uint64_t kMax = ~std::uint64_t{0};
 

@@ -139,6 +139,14 @@ std::string host_name_resolution_error(const std::string& host) {
   return rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc);
 }
 
+std::string self_executable(const std::string& why) {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) throw RuntimeError("cannot find the comops executable to " + why);
+  self[n] = '\0';
+  return self;
+}
+
 bool launches_remote_proxies(const std::vector<std::string>& words) {
   static const char* const kHostOptions[] = {
       "-f",        "-hostfile",      "-machinefile", "-hosts",          "-host",

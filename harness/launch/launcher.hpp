@@ -56,6 +56,10 @@ std::vector<std::pair<std::string, std::string>> launcher_environment(bool as_ro
 /// check_host_name_resolves refuses it, and UsageError when check_launcher_flags refuses it.
 std::vector<std::string> launcher_command(const std::string& requested);
 
+/// This comops executable's path (/proc/self/exe), to start it again under a launcher. Throws
+/// RuntimeError "cannot find the comops executable to WHY" when it cannot be read.
+std::string self_executable(const std::string& why);
+
 /// Why `host` does not resolve to an address (getaddrinfo's message), or "" when it does.
 std::string host_name_resolution_error(const std::string& host);
 

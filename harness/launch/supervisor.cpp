@@ -31,6 +31,7 @@
 #include "harness/launch/stream_relay.hpp"
 #include "harness/runtime/watchdog.hpp"
 #include "harness/util/output_file.hpp"
+#include "harness/util/read_text_file.hpp"
 
 namespace comops {
 namespace {
@@ -46,21 +47,6 @@ volatile sig_atomic_t g_forwarded = 0;
 void forward_signal(int sig) {
   g_forwarded = sig;
   if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
-}
-
-std::string self_path() {
-  char self[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) throw RuntimeError("cannot find the comops executable to relaunch");
-  self[n] = '\0';
-  return self;
-}
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // The addresses `host` resolves to (empty when it does not).
@@ -148,7 +134,7 @@ std::string make_run_dir() {
 // The launcher's command line: it, then -n np and this comops with the same arguments.
 std::vector<std::string> launch_words(const std::vector<std::string>& launcher, int np, int argc,
                                       char** argv) {
-  const std::string self = self_path(), np_text = std::to_string(np);
+  const std::string self = self_executable("relaunch"), np_text = std::to_string(np);
   std::vector<std::string> words = launcher;
   words.insert(words.end(), {"-n", np_text, self});
   for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
@@ -313,7 +299,7 @@ namespace {
 
 // The row count record_rows left in run_dir, -1 when there is none.
 long recorded_rows(const std::string& run_dir) {
-  const std::string text = read_file(std::filesystem::path(run_dir) / kRowCount);
+  const std::string text = read_text_file(std::filesystem::path(run_dir) / kRowCount);
   try {
     return text.empty() ? -1 : std::stol(text);
   } catch (const std::exception&) {
@@ -374,7 +360,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
   const int status = relay.until_exit(job.pid);
   relay.finish();
   g_child = 0;
-  const std::string table = read_file(std::filesystem::path(run_dir) / kRankTable);
+  const std::string table = read_text_file(std::filesystem::path(run_dir) / kRankTable);
   // No rank table: no rank got as far as the first point.
   const long rows = table.empty() ? 0 : recorded_rows(run_dir);
   std::error_code ec;

@@ -22,6 +22,7 @@
 #include "harness/launch/launcher.hpp"
 #include "harness/launch/ucx_log.hpp"
 #include "harness/measure/point_result_json.hpp"
+#include "harness/util/read_text_file.hpp"
 
 extern char** environ;
 
@@ -32,13 +33,6 @@ constexpr const char* kJobVar = "COMOPS_VARIANT_JOB";
 constexpr const char* kProbeVar = "COMOPS_VARIANT_PROBE";
 constexpr const char* kPointsFile = "points.jsonl";
 constexpr const char* kOutputFile = "output.txt";
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The first error Open MPI's runtime logged itself ("[host:pid] [[job,0],0] ORTE_ERROR_LOG: WHAT in
 // file F at line N"), as "Open MPI's runtime: WHAT (F:N)"; "" when there is none. Under load its
@@ -87,14 +81,6 @@ std::vector<OpenMpiBox> open_mpi_boxes(const std::string& output) {
       b.sentence.pop_back();
   }
   return boxes;
-}
-
-std::string self_path() {
-  char self[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) throw RuntimeError("cannot find the comops executable to start a variant's job");
-  self[n] = '\0';
-  return self;
 }
 
 nlohmann::json inherited_ucx_env() {
@@ -318,13 +304,13 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
   for (const std::string& a : added) names.push_back(a.substr(0, a.find('=')));
   std::vector<std::string> words = launcher;
   for (const std::string& flag : launcher_export_flags(names)) words.push_back(flag);
-  words.insert(words.end(), {"-n", std::to_string(np), self_path()});
+  words.insert(words.end(), {"-n", std::to_string(np), self_executable("start a variant's job")});
   words.insert(words.end(), arguments.begin(), arguments.end());
   std::vector<std::string> env = job_environment(added, names);
   const std::string output_path = dir.path + "/" + kOutputFile;
   const int status = run_job(label, words, env, output_path);
-  const std::string text = read_text(output_path);
-  const std::string points_text = read_text(std::filesystem::path(dir.path) / kPointsFile);
+  const std::string text = read_text_file(output_path);
+  const std::string points_text = read_text_file(std::filesystem::path(dir.path) / kPointsFile);
   check_job_ended_well(label, status, dir.path, text, !points_text.empty());
   VariantRun run;
   run.points = read_job_points(label, points_text);

@@ -9,6 +9,8 @@
 #include <thread>
 #include <utility>
 
+#include "harness/util/read_text_file.hpp"
+
 namespace comops {
 namespace {
 
@@ -27,14 +29,6 @@ std::optional<CpuTimes> read_cpu_times() {
     if (field == 3 || field == 4) t.idle += v;
   }
   return t;
-}
-
-// The whole text of a /proc file ("" when it cannot be read).
-std::string read_text(const char* path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 double steady_us() {
@@ -76,13 +70,14 @@ std::optional<std::uint64_t> parse_schedstat_run_delay_ns(const std::string& sch
 }
 
 std::optional<std::uint64_t> cpu_stall_total_us() {
-  return parse_psi_some_total_us(read_text("/proc/pressure/cpu"));
+  return parse_psi_some_total_us(read_text_file("/proc/pressure/cpu"));
 }
 
 std::optional<double> read_stall_us(StallSource source) {
   switch (source) {
     case StallSource::kSchedstat:
-      if (const auto ns = parse_schedstat_run_delay_ns(read_text("/proc/thread-self/schedstat")))
+      if (const auto ns =
+              parse_schedstat_run_delay_ns(read_text_file("/proc/thread-self/schedstat")))
         return static_cast<double>(*ns) / 1e3;
       return std::nullopt;
     case StallSource::kPsi:

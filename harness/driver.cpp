@@ -323,8 +323,9 @@ class PointLoop {
   double parked_s(std::size_t i) const {
     const Point& p = sweep_.points[i];
     const MeasureOptions o = options_for(config_, sweep_.placements[i].oversubscribed);
-    const double per_call_us = 1.0 + static_cast<double>(p.bytes * p.window) / 2e3;  // 2 GB/s
-    const double given_us = o.iterations > 0 ? per_call_us * o.iterations * o.repetitions : 0.0;
+    const double given_us =
+        o.iterations > 0 ? expected_call_us(p.bytes * p.window) * o.iterations * o.repetitions
+                         : 0.0;
     const double expected_s = std::max(point_costs_[i], given_us) * 1e-6;
     return WatchdogLimits::kStepFactor * (config_.watchdog_s + expected_s);
   }

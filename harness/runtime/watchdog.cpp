@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 struct Watch {
   std::mutex m;
   std::condition_variable wake;
-  bool running = false, stopping = false;
+  bool stopping = false;
   std::thread thread;
   WatchdogLimits limits;
   WatchdogIdentity who;
@@ -39,9 +39,8 @@ struct Watch {
     std::thread t;
     {
       std::lock_guard lock(m);
-      if (!running) return;
+      if (!thread.joinable()) return;
       stopping = true;
-      running = false;
       t = std::move(thread);
     }
     wake.notify_all();
@@ -110,7 +109,6 @@ void watchdog_start(const WatchdogLimits& limits, const WatchdogIdentity& who) {
   w.limits = limits;
   w.who = who;
   w.stopping = false;
-  w.running = true;
   touch(w);
   w.thread = std::thread([&w] { run(w); });
 }

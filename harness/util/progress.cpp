@@ -11,9 +11,13 @@
 
 namespace comops {
 
+double expected_call_us(std::size_t bytes) {
+  return 1.0 + static_cast<double>(bytes) / 2e3;  // 2 GB/s = 2e3 B/us
+}
+
 double expected_cost_us(std::size_t bytes, int iterations, int repetitions) {
-  const double per_op = 1.0 + static_cast<double>(bytes) / 2e3;  // 2 GB/s = 2e3 B/us
-  return 5e3 + std::max(repetitions, 1) * std::min(std::max(iterations, 1) * per_op, 1e5);
+  return 5e3 + std::max(repetitions, 1) *
+                   std::min(std::max(iterations, 1) * expected_call_us(bytes), 1e5);
 }
 
 std::string format_duration(double seconds) {

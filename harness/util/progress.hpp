@@ -10,9 +10,12 @@
 
 namespace comops {
 
+/// A rough cost of one operation on `bytes`: 1 us + bytes / 2 GB/s.
+double expected_call_us(std::size_t bytes);
+
 /// A rough relative cost of measuring a point, for the estimate of what remains: a fixed 5 ms
 /// (buffers, barriers, validation) plus, per repetition, `iterations` operations of
-/// 1 us + bytes / 2 GB/s each, capped at the 0.1 s that measuring aims a repetition at.
+/// expected_call_us each, capped at the 0.1 s that measuring aims a repetition at.
 double expected_cost_us(std::size_t bytes, int iterations, int repetitions);
 
 /// "0:07", "12:34", "1:02:03".

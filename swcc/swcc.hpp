@@ -328,8 +328,8 @@ class Dsm {
   static constexpr int kShift = __builtin_ctzll(B);
   template <class T>
   void put_blocks(global_ptr<T> p, const T* src, std::size_t n, bool borrow);
-  [[gnu::noinline]] std::uint8_t* remember_read(int home, std::uint64_t off, std::size_t len);
-  [[gnu::noinline]] std::uint8_t* remember_write(int home, std::uint64_t off, std::size_t len);
+  template <bool W>
+  [[gnu::noinline]] std::uint8_t* remember(int home, std::uint64_t off, std::size_t len);
   template <class T>
   [[gnu::noinline]] void read_slow(global_ptr<T> p, T* v);  // a miss, or an element across blocks
   template <class T>

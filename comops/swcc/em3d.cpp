@@ -2,13 +2,26 @@
 // node values live in global memory, each participant's homed at it; every participant updates
 // its own nodes, reading its neighbours through the DSM (swcc-N: cached in blocks; swcc-sc: a
 // request per remote read), a DSM barrier after each half-step. --em3d-split=1 fetches a
-// half-step's remote values with split-phase gets first.
+// half-step's remote values with split-phase gets first, --em3d-split=2 through a read view of
+// each block they lie in.
 #include "comops/apps/em3d/app_params.hpp"
 #include "comops/apps/em3d/swcc_kernel.hpp"
 #include "comops/swcc/dsm_op.hpp"
 
 namespace comops::swcc {
 namespace {
+
+// --em3d-split's values (its descriptor allows 0 to 2).
+em3d::Reads reads_of(const Args& args) {
+  switch (em3d::split_of(args)) {
+    case 1:
+      return em3d::Reads::kSplitPhase;
+    case 2:
+      return em3d::Reads::kViews;
+    default:
+      return em3d::Reads::kBlocking;
+  }
+}
 
 template <std::size_t B>
 class Em3d final : public DsmOpBase {
@@ -18,8 +31,7 @@ class Em3d final : public DsmOpBase {
         d_(*engine_),
         bufs_(bufs),
         nodes_(em3d::params_of(args).nodes),
-        kernel_(d_, em3d::params_of(args), em3d::kGraphSeed,
-                em3d::split_phase_of(args) ? em3d::Reads::kSplitPhase : em3d::Reads::kBlocking) {}
+        kernel_(d_, em3d::params_of(args), em3d::kGraphSeed, reads_of(args)) {}
 
   void run() override {
     const std::uint64_t* in = em3d::values_in(bufs_.send);

@@ -88,10 +88,11 @@ OpDescriptor em3d_descriptor() {
                      {.name = "split",
                       .help = "em3d on swcc: 0 = a blocking DSM read per edge (the paper's "
                               "program), 1 = split-phase gets of a half-step's remote values "
-                              "first; mpi and shm run the same program for both",
+                              "first, 2 = a read view of each block holding them first; mpi "
+                              "and shm run the same program for all three",
                       .defaults = "0",
                       .min = 0,
-                      .max = 1}}};
+                      .max = 2}}};
 }
 
 }  // namespace comops

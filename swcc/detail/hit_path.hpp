@@ -47,7 +47,7 @@ inline bool Dsm<B>::hit_read(int home, std::uint64_t off, void* dst, std::size_t
   const std::uint8_t* src;
   if (__builtin_expect(memo_covers<B>(m, home, off, len), 1))
     src = m.base + (off - m.first);
-  else if (!(src = remember_read(home, off, len)))
+  else if (!(src = remember<false>(home, off, len)))
     return false;
   std::memcpy(dst, src, len);
   ++e_.hit_counter();
@@ -60,7 +60,7 @@ inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std:
   std::uint8_t* dst;
   if (__builtin_expect(memo_covers<B>(m, home, off, len), 1))
     dst = m.base + (off - m.first);
-  else if (!(dst = remember_write(home, off, len)))
+  else if (!(dst = remember<true>(home, off, len)))
     return false;
   std::int64_t& hits = e_.hit_counter();
   ++hits;  // before the copy, which may alias anything
@@ -70,33 +70,38 @@ inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std:
 
 // Checks an access the memo does not cover (AccessError for a rank that does not exist or bytes
 // outside its segment) and probes the directory for its block; remembers the block when it may
-// be read (written), and returns where its bytes are (null: a request is needed). An access that
-// crosses a block is left to the caller's slow path (in sc
-// mode the home's own memory holds any range of it). Out of line, so that the memo check stays a
-// few instructions.
+// be read (W: written), and returns where its bytes are (null: a request is needed). Out of
+// line, so that the memo check stays a few instructions. The home's own bytes with no entry in
+// its row (nobody else has touched its memory) are current in any range, one that crosses a
+// block included; otherwise an access that crosses a block is left to the caller's slow path
+// (in sc mode the home's own memory holds any range of it). A writable block is readable, so a
+// write fills the read memo too.
 template <std::size_t B>
-[[gnu::noinline]] std::uint8_t* Dsm<B>::remember_read(int home, std::uint64_t off,
-                                                      std::size_t len) {
-  if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("read", home, off, len);
-  if (cached_ && crosses_block(off, len, B)) return nullptr;  // sc: home memory is contiguous
-  std::uint8_t* p = readable(home, off);
-  if (!p) return nullptr;
-  e_.read_memo() = {static_cast<std::uint32_t>(home), off & ~std::uint64_t{B - 1},
-                    p - (off & (B - 1))};
-  return p;
-}
-
-template <std::size_t B>
-[[gnu::noinline]] std::uint8_t* Dsm<B>::remember_write(int home, std::uint64_t off,
-                                                       std::size_t len) {
-  if (__builtin_expect(!pointer_ok(home, off, len), 0)) refuse_pointer("write", home, off, len);
-  if (cached_ && crosses_block(off, len, B)) return nullptr;  // sc: home memory is contiguous
-  std::uint8_t* p = writable(home, off);
-  if (!p) return nullptr;
+template <bool W>
+[[gnu::noinline]] std::uint8_t* Dsm<B>::remember(int home, std::uint64_t off, std::size_t len) {
+  std::uint8_t* p;
+  if (home == me_) {
+    if (__builtin_expect(!inside_segment(off, len, segment_bytes_), 0))
+      refuse_pointer(W ? "write" : "read", home, off, len);
+    DirRow& row = e_.dir().row(home);
+    if (!row.empty()) {
+      if (cached_ && crosses_block(off, len, B)) return nullptr;
+      const Entry* en = row.find(off >> kShift);
+      if (!(W ? home_hit_write(en, me_) : home_hit_read(en, me_))) return nullptr;
+    }
+    p = seg_ + off;
+  } else {
+    if (__builtin_expect(static_cast<unsigned>(home) >= static_cast<unsigned>(ranks_), 0))
+      refuse_pointer(W ? "write" : "read", home, off, len);
+    if (!cached_ || crosses_block(off, len, B)) return nullptr;
+    Entry* en = e_.dir().row(home).find(off >> kShift);
+    if (!(W ? cache_hit_write(en) : cache_hit_read(en))) return nullptr;
+    p = en->data + (off & (B - 1));
+  }
   const Engine::HitMemo m{static_cast<std::uint32_t>(home), off & ~std::uint64_t{B - 1},
                           p - (off & (B - 1))};
-  e_.write_memo() = m;
-  e_.read_memo() = m;  // writable is readable
+  if constexpr (W) e_.write_memo() = m;
+  e_.read_memo() = m;
   return p;
 }
 

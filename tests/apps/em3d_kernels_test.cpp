@@ -1,7 +1,7 @@
-// EM3D's MPI-process kernels under mpiexec (np 2, 3, 4): the DSM program (blocking and
-// split-phase reads) on swcc at block sizes 8, 64 and 4096 and uncached (sc), and the hand-written
-// MPI program, each checked exactly against the serial reference after two runs back to back with
-// different seeds; the MPI program's ghost lists are exact.
+// EM3D's MPI-process kernels under mpiexec (np 2, 3, 4): the DSM program (blocking,
+// split-phase and view reads) on swcc at block sizes 8, 64 and 4096 and uncached (sc), and the
+// hand-written MPI program, each checked exactly against the serial reference after two runs back
+// to back with different seeds; the MPI program's ghost lists are exact.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -80,19 +80,21 @@ TEST_P(Em3dSwcc, MatchesTheSerialReferenceExactly) {
 std::string case_name(const ::testing::TestParamInfo<SwccCase>& info) {
   const auto [block, uncached, reads] = info.param;
   return (uncached ? std::string("sc") : "swcc" + std::to_string(block)) +
-         (reads == Reads::kBlocking ? "_blocking" : "_split");
+         (reads == Reads::kBlocking     ? "_blocking"
+          : reads == Reads::kSplitPhase ? "_split"
+                                        : "_views");
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Blocks, Em3dSwcc,
     ::testing::Combine(::testing::Values(std::size_t{8}, std::size_t{64}, std::size_t{4096}),
                        ::testing::Values(false),
-                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase)),
+                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase, Reads::kViews)),
     case_name);
 INSTANTIATE_TEST_SUITE_P(
     Uncached, Em3dSwcc,
     ::testing::Combine(::testing::Values(std::size_t{64}), ::testing::Values(true),
-                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase)),
+                       ::testing::Values(Reads::kBlocking, Reads::kSplitPhase, Reads::kViews)),
     case_name);
 
 TEST(Em3dSwccCounters, RemoteEdgesMissAndNoRemoteEdgesSendNothing) {
@@ -121,6 +123,60 @@ TEST(Em3dSwccCounters, RemoteEdgesMissAndNoRemoteEdgesSendNothing) {
     remote.run(r.e0.data(), r.h0.data(), r.e.data(), r.h.data());
     EXPECT_GT(dsm.stats().misses, 0);
   });
+}
+
+// The distinct (owner, block) pairs of `side`'s remote sources: blocks of `block` bytes of an
+// array of 8-byte values that starts on a block boundary at every rank.
+std::size_t remote_blocks(const Side& side, int me, std::size_t block) {
+  std::set<std::pair<std::uint32_t, std::size_t>> blocks;
+  for (const Edge& e : side.edges)
+    if (e.owner != static_cast<std::uint32_t>(me))
+      blocks.emplace(e.owner, e.index * sizeof(std::uint64_t) / block);
+  return blocks.size();
+}
+
+// The blocks of rank `me`'s array that other ranks read as sources of their nodes of kind `k`
+// (E nodes read the H array, H nodes the E array).
+std::size_t blocks_read_by_others(const Params& p, Kind k, int me, std::size_t block) {
+  std::set<std::size_t> blocks;
+  for (int r = 0; r < world_size(); ++r)
+    if (r != me)
+      for (const Edge& e : make_part(p, world_size(), kGraphSeed, r).side(k).edges)
+        if (e.owner == static_cast<std::uint32_t>(me))
+          blocks.insert(e.index * sizeof(std::uint64_t) / block);
+  return blocks.size();
+}
+
+// Reads::kViews: one read view per block of remote sources per half-step, each a miss (the
+// owner wrote the block at the end of the half-step before, which took this rank's copy away),
+// and besides them only the write misses of the bulk write that ends a half-step: one per block
+// of this rank's array that other ranks read since it was last written (the E array is not yet
+// read when the first half-step writes it).
+TEST(Em3dSwccCounters, ViewsMissOncePerRemoteBlockAndHalfStep) {
+  const Params p{200, 6, 30, 3};
+  const int me = world_rank();
+  const Part part = make_part(p, world_size(), kGraphSeed, me);
+  for (const std::size_t block : {std::size_t{64}, std::size_t{4096}}) {
+    ::swcc::Config c;
+    c.block_bytes = block;
+    c.segment_bytes = swcc_segment_bytes(p);
+    ::swcc::with_dsm(MPI_COMM_WORLD, c, [&](auto& dsm) {
+      SwccKernel kernel(dsm, p, kGraphSeed, Reads::kViews);
+      RankRun r(p, 1);
+      kernel.reset(r.e0.data(), r.h0.data());
+      const std::int64_t before = dsm.stats().misses;
+      kernel.iterate(p.iters);
+      const std::size_t reads =
+          p.iters * (remote_blocks(part.e, me, block) + remote_blocks(part.h, me, block));
+      const std::size_t writes = p.iters * blocks_read_by_others(p, Kind::kE, me, block) +
+                                 (p.iters - 1) * blocks_read_by_others(p, Kind::kH, me, block);
+      EXPECT_EQ(dsm.stats().misses - before, static_cast<std::int64_t>(reads + writes))
+          << "block " << block << ": " << reads << " view misses expected";
+      kernel.values(r.e.data(), r.h.data());
+      EXPECT_EQ(r.wrong(p), 0u) << "block " << block;
+      dsm.barrier();
+    });
+  }
 }
 
 TEST(Em3dMpi, MatchesTheSerialReferenceExactly) {

@@ -72,7 +72,7 @@ TEST(SwccHitPathAgreement, CachedCopiesAgreeWithCacheAccess) {
   }
 }
 
-// remember_write fills the read memo too: that is right only if every writable entry is readable.
+// remember<true> (a write) fills the read memo too: that is right only if every writable entry is readable.
 TEST(SwccHitPathAgreement, EveryWriteHitIsAlsoAReadHit) {
   for (State s : kStates)
     for (int owner : {-1, kMe, kOther}) {

@@ -18,9 +18,10 @@ inline Params params_of(const Args& a) {
           .iters = static_cast<std::size_t>(a.param("iters"))};
 }
 
-/// --em3d-split: whether swcc reads a half-step's remote values with split-phase gets first
-/// (1) or with blocking reads as the update needs them (0, the paper's program).
-inline bool split_phase_of(const Args& a) { return a.param("split") != 0; }
+/// --em3d-split: how swcc reads a half-step's remote values: 0 = with blocking reads as the
+/// update needs them (the paper's program), 1 = with split-phase gets first, 2 = through one
+/// read view per block first.
+inline std::int64_t split_of(const Args& a) { return a.param("split"); }
 
 /// The buffers' elements as EM3D values (values are below 2^31, so an Elem holds one exactly).
 inline const std::uint64_t* values_in(const Elem* p) {

@@ -5,7 +5,8 @@
 // its local sources) it reads through local pointers, as a Split-C program reads its own part of
 // a spread array (Dsm::local_read: valid until the barrier, since no rank writes them before).
 // Reads::kBlocking is the Split-C program of the paper; Reads::kSplitPhase fetches the remote
-// values of a half-step with split-phase gets first.
+// values of a half-step with split-phase gets first; Reads::kViews reads them through one read
+// view per block they lie in (Dsm::read_view: one coherence check per block, then plain loads).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,10 @@ enum class Reads {
   /// array, then one sync (Split-C's `:=` and sync()): the requests go out without waiting for
   /// each other. Local sources are read as in kBlocking.
   kSplitPhase,
+  /// Before each half-step, the distinct remote sources in (owner, index) order, each block of
+  /// them through one read view (Dsm::read_view: one check or miss for the block, then plain
+  /// loads of the sources in it) into a private array. Local sources are read as in kBlocking.
+  kViews,
 };
 
 template <std::size_t B>
@@ -95,20 +100,52 @@ class SwccKernel {
   };
   static constexpr std::uint32_t kGhost = std::numeric_limits<std::uint32_t>::max();
 
+  // The remote sources of `side` in (owner, index) order, so that the sources of one block are
+  // neighbours (Reads::kViews reads each block once), and its edges rewritten to their slots.
   Ghosts ghosts_of(const Side& side) const {
     Ghosts g;
-    if (reads_ != Reads::kSplitPhase) return g;
+    if (reads_ == Reads::kBlocking) return g;
+    const auto me = static_cast<std::uint32_t>(me_);
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> slot;
-    g.edges = side.edges;
-    for (Edge& e : g.edges) {
-      if (e.owner == static_cast<std::uint32_t>(me_)) continue;
-      const auto [it, added] =
-          slot.emplace(std::pair{e.owner, e.index}, static_cast<std::uint32_t>(slot.size()));
-      if (added) g.sources.push_back(it->first);
-      e = Edge{kGhost, it->second, e.weight};
+    for (const Edge& e : side.edges)
+      if (e.owner != me) slot.emplace(std::pair{e.owner, e.index}, 0);
+    for (auto& [source, k] : slot) {
+      k = static_cast<std::uint32_t>(g.sources.size());
+      g.sources.push_back(source);
     }
+    g.edges = side.edges;
+    for (Edge& e : g.edges)
+      if (e.owner != me) e = Edge{kGhost, slot.at({e.owner, e.index}), e.weight};
     g.values.resize(g.sources.size());
     return g;
+  }
+
+  // Reads::kSplitPhase: Dsm::get of one element would flush the transport per call (a packet
+  // per request); its two halves, called here for every source and then one flush, let the
+  // transport pack the half-step's requests to each home into few packets.
+  void fetch_split_phase(Ghosts& g, ::swcc::SpreadArray<std::uint64_t> from) {
+    for (std::size_t k = 0; k < g.sources.size(); ++k) {
+      const int home = static_cast<int>(g.sources[k].first);
+      const std::uint64_t off = (from.on(home) + g.sources[k].second).offset;
+      if (!d_.hit_read(home, off, &g.values[k], sizeof(std::uint64_t)))
+        d_.engine().get_miss(home, off, &g.values[k], sizeof(std::uint64_t));
+    }
+    d_.engine().flush();
+    d_.sync();
+  }
+
+  // Reads::kViews: a read view from each block's first source to the block's end serves every
+  // source after it in that block. One view at a time: a view that misses may end the others.
+  void fetch_through_views(Ghosts& g, ::swcc::SpreadArray<std::uint64_t> from) {
+    for (std::size_t k = 0; k < g.sources.size();) {
+      const auto [owner, first] = g.sources[k];
+      const ::swcc::ReadView<std::uint64_t> v =
+          d_.read_view(from.on(static_cast<int>(owner)) + first, p_.nodes - first);
+      for (; k < g.sources.size() && g.sources[k].first == owner &&
+             g.sources[k].second - first < v.size();
+           ++k)
+        g.values[k] = v[g.sources[k].second - first];
+    }
   }
 
   // The new values go to a private buffer first and then into global memory with one blocking
@@ -118,18 +155,11 @@ class SwccKernel {
                  ::swcc::SpreadArray<std::uint64_t> from) {
     const std::size_t degree = p_.degree;
     const ::swcc::global_ptr<std::uint64_t> mine = to.on(me_);
-    if (reads_ == Reads::kSplitPhase) {
-      // Dsm::get of one element would flush the transport per call (a packet per request);
-      // its two halves, called here for every source and then one flush, let the transport
-      // pack the half-step's requests to each home into few packets.
-      for (std::size_t k = 0; k < g.sources.size(); ++k) {
-        const int home = static_cast<int>(g.sources[k].first);
-        const std::uint64_t off = (from.on(home) + g.sources[k].second).offset;
-        if (!d_.hit_read(home, off, &g.values[k], sizeof(std::uint64_t)))
-          d_.engine().get_miss(home, off, &g.values[k], sizeof(std::uint64_t));
-      }
-      d_.engine().flush();
-      d_.sync();
+    if (reads_ != Reads::kBlocking) {
+      if (reads_ == Reads::kSplitPhase)
+        fetch_split_phase(g, from);
+      else
+        fetch_through_views(g, from);
       const std::uint64_t* old = d_.local_read(mine, p_.nodes);
       const std::uint64_t* local = d_.local_read(from.on(me_), p_.nodes);
       for (std::size_t i = 0; i < p_.nodes; ++i)

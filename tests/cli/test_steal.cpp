@@ -21,11 +21,14 @@ namespace {
 using namespace comops_test;  // comops(), scratch(), slurp()
 namespace fs = std::filesystem;
 
-// Three rows: mpi (two processes), shm-staged and shm-direct (two threads).
-constexpr const char* kSweep = "--backend=mpi,shm --op=pingpong --sizes=8 -r 3 --no-limits";
+// Three rows: mpi (two processes), shm-staged and shm-direct (two threads). 20 repetitions of
+// 1024 64 KiB round trips: a timed window of 0.1 s or more even on an idle machine (iterations
+// chosen by size, each repetition held to about 0.1 s on a busy one).
+constexpr const char* kSweep = "--backend=mpi,shm --op=pingpong --sizes=64K -r 20 --no-limits";
 
-nlohmann::json run_json(const std::string& env, Outcome& o) {
-  const fs::path json = scratch() / "run.json";
+// Runs kSweep with `env` and --json into `dir`; the document, after asserting exit 0.
+nlohmann::json run_json(const std::string& env, const fs::path& dir, Outcome& o) {
+  const fs::path json = dir / "run.json";
   o = comops(fmt::format("{} --progress=never --json {}", kSweep, json.string()), env);
   EXPECT_EQ(o.code, 0) << o.err;
   return o.code == 0 ? nlohmann::json::parse(slurp(json)) : nlohmann::json();
@@ -33,7 +36,7 @@ nlohmann::json run_json(const std::string& env, Outcome& o) {
 
 TEST(Steal, EveryRowCarriesItsSteal) {
   Outcome o;
-  const nlohmann::json doc = run_json("", o);
+  const nlohmann::json doc = run_json("", scratch(), o);
   ASSERT_FALSE(doc.is_null());
   EXPECT_EQ(doc["context"]["cpu_steal_source"], "/proc/stat");
   ASSERT_EQ(doc["results"].size(), 3u);
@@ -45,8 +48,9 @@ TEST(Steal, EveryRowCarriesItsSteal) {
   }
 }
 
-// A fake /proc/stat whose every CPU gains 1000 ticks (10 s at USER_HZ 100) of steal every 2 ms
-// while it lives; each text is written whole and renamed into place, so a reader never sees half.
+// A fake /proc/stat whose every CPU gains 1000 ticks (10 s at USER_HZ 100) of steal every 1 ms
+// while it lives (so any window with one update in it is contended); each text is written whole and
+// renamed into place, so a reader never sees half.
 class AdvancingStat {
  public:
   explicit AdvancingStat(fs::path path) : path_(std::move(path)) {
@@ -54,7 +58,7 @@ class AdvancingStat {
     writer_ = std::thread([this] {
       for (long k = 1; !stop_; ++k) {
         write(k * 1000);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     });
   }
@@ -73,7 +77,8 @@ class AdvancingStat {
       for (int c : cpus_) out << fmt::format("cpu{} 100 0 100 1000 0 0 0 {} 0 0\n", c, steal);
       out << "intr 1 0\nctxt 1\n";
     }
-    fs::rename(next, path_);
+    std::error_code ignored;  // a failed write shows as no steal in the rows
+    fs::rename(next, path_, ignored);
   }
 
   const fs::path path_;
@@ -88,7 +93,7 @@ TEST(Steal, StealAdvancingInTheWindowFlagsEveryRow) {
   nlohmann::json doc;
   {
     AdvancingStat stat(dir / "stat");
-    doc = run_json(fmt::format("COMOPS_PROC_STAT={}", stat.path().string()), o);
+    doc = run_json(fmt::format("COMOPS_PROC_STAT={}", stat.path().string()), dir, o);
   }
   ASSERT_FALSE(doc.is_null());
   EXPECT_EQ(doc["context"]["cpu_steal_source"], (dir / "stat").string());

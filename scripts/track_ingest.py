@@ -23,7 +23,7 @@ KEEP_CONTEXT = ("date", "host", "git_sha", "comops_version", "mpi_library", "com
 KEEP_NODE = ("node", "host", "cores", "ranks")
 KEEP_ROW = ("backend", "op", "np", "bytes", "pair", "iterations", "warmup", "repetitions",
             "time_us", "time_us_reps", "rep_times_us", "wrong", "oversubscribed", "nodes",
-            "cpu_stall_us", "contended", "tables")
+            "cpu_stall_us", "cpu_steal_us", "contended", "tables")
 # comops options that change a point's times (the others choose which points are measured).
 RESULT_OPTIONS = ("bind", "placement", "pair", "iterations", "warmup")
 UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -129,6 +129,7 @@ def from_comops(path, commit=None, date=None):
                        "bytes": row["bytes"], "pair": pair, "unit": "us", "median": median,
                        "reps": cr.samples_us(row) or [median],
                        "cpu_stall_us": row.get("cpu_stall_us"),
+                       "cpu_steal_us": row.get("cpu_steal_us"),
                        "contended": row.get("contended"),
                        "oversubscribed": row.get("oversubscribed"),
                        "wrong": row.get("wrong")})
@@ -196,7 +197,7 @@ def from_gbench(path, commit=None, date=None, machine_name=None):
             point = {"backend": "gbench", "op": name, "bytes": 0, "pair": "",
                      "np": threads if cr._is_int(threads) and threads > 0 else 1}
         point.update(unit="us", median=cr.median(reps), reps=reps, cpu_stall_us=None,
-                     contended=None, oversubscribed=None, wrong=None)
+                     cpu_steal_us=None, contended=None, oversubscribed=None, wrong=None)
         points.append(point)
     if not points:
         raise _not_gbench(path, "no benchmark with a time")

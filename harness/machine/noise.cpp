@@ -31,13 +31,13 @@ std::optional<CpuTimes> read_cpu_times() {
   return t;
 }
 
+}  // namespace
+
 double steady_us() {
   return std::chrono::duration<double, std::micro>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-
-}  // namespace
 
 std::optional<double> cpu_idle_share(int window_ms) {
   const auto a = read_cpu_times();

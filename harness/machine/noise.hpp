@@ -71,6 +71,9 @@ class StallWindow {
   double start_us_ = 0, window_us_ = 0;
 };
 
+/// The steady clock, in microseconds (the clock of every StallWindow the harness makes).
+double steady_us();
+
 /// A StallWindow of the calling thread: stall_source()'s counter and the steady clock.
 StallWindow thread_stall_window();
 

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "harness/machine/noise.hpp"
+#include "harness/machine/steal.hpp"
 #include "harness/ops/op_binder.hpp"
 #include "harness/ops/op_descriptors.hpp"
 #include "harness/ops/op_queries.hpp"
@@ -28,6 +29,7 @@ constexpr std::uint64_t kValidationSeedSalt = 0x5eed0b2bULL;  // each validation
 constexpr double kRepetitionBudgetUs = 100e3;  // automatic iterations: about 0.1 s a repetition
 constexpr double kWarmupBudgetUs = 100e3;      // automatic warm-up: about 0.1 s
 constexpr int kMinAutoIterations = 1;
+constexpr std::size_t kWindowValues = 4;  // a participant's stall, its window, steal, its window
 
 struct FreeDeleter {
   void operator()(Elem* p) const { std::free(p); }
@@ -241,11 +243,13 @@ double warm_up(Comm& comm, OpInstance& inst, const MeasureOptions& opt, int& war
 }
 
 // What the timed repetitions left on this participant: each one's time per call, the backend's
-// counters around them, and the contention over them (harness/machine/noise.hpp).
+// counters around them, and the contention over them: its run delay (harness/machine/noise.hpp)
+// and its CPUs' steal (harness/machine/steal.hpp; made after binding, so those are its core's).
 struct Timed {
   std::vector<double> local_us;
   Counters before, after;
   StallWindow stall = thread_stall_window();
+  StallWindow steal = thread_steal_window();
 };
 
 // The timed repetitions, a barrier before each; each call's time into `samples` when sampled.
@@ -257,6 +261,7 @@ void run_repetitions(Comm& comm, OpInstance& inst, const MeasureOptions& opt, in
   watchdog_progress("timed repetition", 1, opt.repetitions, rep_s);
   timed.before = inst.counters();
   timed.stall.start();
+  timed.steal.start();
   for (int r = 0; r < opt.repetitions; ++r) {
     double* rep_samples = sampled ? samples.data() + static_cast<std::size_t>(r) *
                                                          static_cast<std::size_t>(iterations)
@@ -278,18 +283,21 @@ void run_repetitions(Comm& comm, OpInstance& inst, const MeasureOptions& opt, in
   }
   // What follows: the statistics and the validation, kValidationOps calls run as one repetition's.
   watchdog_progress("validation", 0, 0, rep_s / iterations * kValidationOps);
+  timed.steal.stop();
   timed.stall.stop();
   timed.after = inst.counters();
   comm.barrier();
 }
 
 // What every participant's timings come to, over the participants: per repetition the min, max
-// and sum over timed ranks; each call's max (sampled); each timed participant's stall window;
-// the counters' sums.
+// and sum over timed ranks; each call's max (sampled); each timed participant's stall and steal
+// windows; the counters' sums.
 struct Reduced {
   std::vector<double> mins, maxs, sums;
   std::vector<double> samples;
-  std::vector<double> windows;  // per participant: its stall (-1: unreadable) and window length
+  // per participant, kWindowValues: its stall (-1: unreadable), that window's length, its steal
+  // (-1: unreadable) and that window's length
+  std::vector<double> windows;
   std::vector<std::int64_t> counters;
 };
 
@@ -319,15 +327,17 @@ Reduced reduce_timings(Comm& comm, bool timed, int iterations, std::vector<doubl
       comm.allreduce(out.samples.data() + static_cast<std::size_t>(r) * iterations, iterations,
                      Reduce::kMax);
   }
-  // Each timed participant's window: its stall (-1: unreadable; a stall is never negative) and
-  // its length.
-  out.windows.assign(2 * static_cast<std::size_t>(np), 0.0);
+  // Each timed participant's windows: its stall and its steal (-1: unreadable; neither is ever
+  // negative), each with its length.
+  out.windows.assign(kWindowValues * static_cast<std::size_t>(np), 0.0);
   if (timed) {
-    const std::size_t at = 2 * static_cast<std::size_t>(comm.rank());
+    const std::size_t at = kWindowValues * static_cast<std::size_t>(comm.rank());
     out.windows[at] = t.stall.stall_us().value_or(-1);
     out.windows[at + 1] = t.stall.window_us();
+    out.windows[at + 2] = t.steal.stall_us().value_or(-1);
+    out.windows[at + 3] = t.steal.window_us();
   }
-  comm.allreduce(out.windows.data(), 2 * np, Reduce::kSum);
+  comm.allreduce(out.windows.data(), static_cast<int>(kWindowValues) * np, Reduce::kSum);
   for (std::size_t i = 0; i < t.after.size(); ++i)
     out.counters.push_back(t.after[i].second - (i < t.before.size() ? t.before[i].second : 0));
   if (!out.counters.empty())
@@ -344,6 +354,20 @@ std::vector<std::int64_t> gather_cores(Comm& comm, int core) {
   return cores;
 }
 
+// The timed participants' windows of one kind from Reduced::windows: the stall's (`first` 0) or
+// the steal's (2).
+std::vector<ParticipantStall> timed_windows(const Args& args, int np,
+                                            const std::vector<double>& windows, std::size_t first) {
+  std::vector<ParticipantStall> participants;
+  for (int p = 0; p < np; ++p) {
+    if (!op_is_timed(args, p)) continue;
+    const std::size_t at = kWindowValues * static_cast<std::size_t>(p) + first;
+    participants.push_back(
+        {windows[at] >= 0 ? std::optional<double>(windows[at]) : std::nullopt, windows[at + 1]});
+  }
+  return participants;
+}
+
 // On participant 0: the point's result from what the participants agreed (r.samples sorted).
 void write_result(const Args& args, int np, Reduced& r, const Timed& t,
                   const std::vector<std::int64_t>& cores, PointResult& out) {
@@ -358,17 +382,12 @@ void write_result(const Args& args, int np, Reduced& r, const Timed& t,
   if (!r.samples.empty()) out.percentiles_us = percentiles_of(r.samples);
   out.cores.clear();
   for (auto c : cores) out.cores.push_back(static_cast<int>(c));
-  std::vector<ParticipantStall> participants;
-  for (int p = 0; p < np; ++p) {
-    if (!op_is_timed(args, p)) continue;
-    const std::size_t at = 2 * static_cast<std::size_t>(p);
-    participants.push_back(
-        {r.windows[at] >= 0 ? std::optional<double>(r.windows[at]) : std::nullopt,
-         r.windows[at + 1]});
-  }
-  const ParticipantStall worst = most_stalled(participants);
-  out.cpu_stall_us = worst.stall_us;
-  out.cpu_stall_window_us = worst.window_us;
+  const ParticipantStall stall = most_stalled(timed_windows(args, np, r.windows, 0));
+  out.cpu_stall_us = stall.stall_us;
+  out.cpu_stall_window_us = stall.window_us;
+  const ParticipantStall steal = most_stalled(timed_windows(args, np, r.windows, 2));
+  out.cpu_steal_us = steal.stall_us;
+  out.cpu_steal_window_us = steal.window_us;
   out.counters.clear();
   for (std::size_t i = 0; i < t.after.size(); ++i)
     out.counters.emplace_back(t.after[i].first, r.counters[i]);

@@ -102,6 +102,11 @@ struct PointResult {
   /// node's PSI stall); none when unreadable.
   std::optional<double> cpu_stall_us;
   double cpu_stall_window_us = 0;  ///< that participant's timed wall time (most_stalled)
+  /// The steal of the timed participant whose CPUs lost the largest share of its window to the
+  /// hypervisor during the timed repetitions, per CPU of its own (harness/machine/steal.hpp), in
+  /// us; none when /proc/stat was unreadable.
+  std::optional<double> cpu_steal_us;
+  double cpu_steal_window_us = 0;  ///< that participant's timed wall time, read with its steal
 };
 
 /// Measures one point on the participants of `placement`, each bound by its index among the

@@ -26,12 +26,14 @@ nlohmann::json point_result_to_json(const PointResult& p) {
                       {"pair", static_cast<int>(p.pair)},
                       {"counters", p.counters},
                       {"cpu_stall_window_us", p.cpu_stall_window_us},
+                      {"cpu_steal_window_us", p.cpu_steal_window_us},
                       {"app", p.args.app}};
   if (p.percentiles_us) {
     const Percentiles& q = *p.percentiles_us;
     j["percentiles_us"] = {q.p50, q.p90, q.p99, q.max};
   }
   if (p.cpu_stall_us) j["cpu_stall_us"] = *p.cpu_stall_us;
+  if (p.cpu_steal_us) j["cpu_steal_us"] = *p.cpu_steal_us;
   return j;
 }
 
@@ -58,6 +60,7 @@ PointResult point_result_from_json(const nlohmann::json& j) {
     p.pair = static_cast<Pair>(j.at("pair").get<int>());
     p.counters = j.at("counters").get<Counters>();
     p.cpu_stall_window_us = j.at("cpu_stall_window_us").get<double>();
+    p.cpu_steal_window_us = j.at("cpu_steal_window_us").get<double>();
     p.args.app = j.at("app").get<AppParams>();
     if (j.contains("percentiles_us")) {
       const auto q = j.at("percentiles_us").get<std::vector<double>>();
@@ -65,6 +68,7 @@ PointResult point_result_from_json(const nlohmann::json& j) {
       p.percentiles_us = Percentiles{q[0], q[1], q[2], q[3]};
     }
     if (j.contains("cpu_stall_us")) p.cpu_stall_us = j.at("cpu_stall_us").get<double>();
+    if (j.contains("cpu_steal_us")) p.cpu_steal_us = j.at("cpu_steal_us").get<double>();
     return p;
   } catch (const nlohmann::json::exception& e) {
     throw RuntimeError(fmt::format("a measured point does not read back: {}", e.what()));

@@ -15,7 +15,7 @@ constexpr const char* kHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
     "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit,"
-    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us,app";
+    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us,app,cpu_steal_us,cpu_steal_window_us";
 
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
 
@@ -42,7 +42,7 @@ class CsvReporter final : public Reporter {
     const std::optional<Percentiles>& q = p.percentiles_us;
     out_.write(fmt::format(
         "{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{},{},{},{},{},\"{}"
-        "\",{},\"{}\",{},{},{},{:.6g},{},{},{},{},{}\n",
+        "\",{},\"{}\",{},{},{},{:.6g},{},{},{},{},{},{},{}\n",
         p.backend, op_name(p.args.op), p.args.np, p.args.bytes, p.iterations, p.repetitions,
         p.time_min_us, p.time_avg_us, p.time_max_us, min_of(p.rep_max_us), max_of(p.rep_max_us),
         num(r.bw_GBps), num(r.latency_us), num(r.rate_GBps), num(r.memcpy_GBps), p.wrong,
@@ -51,7 +51,8 @@ class CsvReporter final : public Reporter {
         text(r.beyond_limit), r.cpu_stall_window_us, percentile(q, &Percentiles::p50),
         percentile(q, &Percentiles::p90), percentile(q, &Percentiles::p99),
         percentile(q, &Percentiles::max),
-        p.args.app.empty() ? "" : text(app_params_text(p.args.app))));
+        p.args.app.empty() ? "" : text(app_params_text(p.args.app)), num(p.cpu_steal_us),
+        num(p.cpu_steal_us ? std::optional<double>(p.cpu_steal_window_us) : std::nullopt)));
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "harness/machine/noise.hpp"
+#include "harness/machine/steal.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/version.hpp"
@@ -45,6 +46,7 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
   for (OpKind op : c.ops) ops.push_back(std::string(op_name(op)));
   nlohmann::json backend_facts = nlohmann::json::object();
   for (const auto& b : backends) backend_facts[b->label()] = b->context();
+  const std::optional<std::string> steal = steal_source();
   auto opt_int = [](int v, bool given) {
     return given ? nlohmann::json(v) : nlohmann::json(nullptr);
   };
@@ -82,6 +84,7 @@ nlohmann::json run_context(const Config& c, int world_size, const Pinning& pinni
       {"cpu_stall_source", stall_source() == StallSource::kNone
                                ? nlohmann::json(nullptr)
                                : nlohmann::json(stall_source_name(stall_source()))},
+      {"cpu_steal_source", steal ? nlohmann::json(*steal) : nlohmann::json(nullptr)},
       {"oversubscribed", false},
       {"bindings", nlohmann::json::object()},
       {"limits", to_json(limits)},

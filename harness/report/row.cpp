@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "harness/machine/noise.hpp"
+#include "harness/machine/steal.hpp"
 #include "harness/ops/app_options.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "harness/report/limit_check.hpp"
@@ -30,7 +31,8 @@ Row make_row(const PointResult& p, const MachineLimits& limits, bool oversubscri
   r.oversubscribed = oversubscribed;
   r.cpu_stall_us = stall_us;
   r.cpu_stall_window_us = window_us;
-  r.contended = is_contended(stall_us, window_us);
+  r.contended = is_contended(stall_us, window_us) ||
+                is_steal_contended(p.cpu_steal_us, p.cpu_steal_window_us);
   r.in_size_table = in_size_table;
   r.in_np_table = in_np_table;
   return r;
@@ -70,6 +72,9 @@ nlohmann::json to_json(const Row& r) {
       {"cpu_stall_us", opt(r.cpu_stall_us)},
       {"cpu_stall_window_us",
        r.cpu_stall_us ? nlohmann::json(r.cpu_stall_window_us) : nlohmann::json(nullptr)},
+      {"cpu_steal_us", opt(p.cpu_steal_us)},
+      {"cpu_steal_window_us",
+       p.cpu_steal_us ? nlohmann::json(p.cpu_steal_window_us) : nlohmann::json(nullptr)},
       {"contended", r.contended},
       {"tables", tables},
   };

@@ -22,13 +22,16 @@ struct Row {
   bool oversubscribed = false;
   std::optional<double> cpu_stall_us;  ///< stall of the timed repetitions (PointResult), us
   double cpu_stall_window_us = 0;      ///< the window it is compared with, us
-  bool contended = false;              ///< stall above kContendedStallShare of the window
-  bool in_size_table = false;          ///< a bandwidth-versus-size point
-  bool in_np_table = false;            ///< a time-versus-nprocs point
+  /// Stall above kContendedStallShare of its window, or the point's steal (PointResult's
+  /// cpu_steal_us) above it (is_steal_contended).
+  bool contended = false;
+  bool in_size_table = false;  ///< a bandwidth-versus-size point
+  bool in_np_table = false;    ///< a time-versus-nprocs point
 };
 
 /// Derives a row. stall_us: how long a participant waited for a CPU during the timed
 /// repetitions (none when unreadable); window_us: their wall time (harness/machine/noise.hpp).
+/// The steal is the point's own (cpu_steal_us over cpu_steal_window_us).
 Row make_row(const PointResult& point, const MachineLimits& limits, bool oversubscribed,
              std::optional<double> stall_us, double window_us, bool in_size_table,
              bool in_np_table);

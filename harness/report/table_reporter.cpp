@@ -113,7 +113,8 @@ class TableReporter final : public Reporter {
 
   static std::string flags_legend() {
     return "flags: O = oversubscribed (more participants than cores on a node), C = contended "
-           "(a participant waited for a CPU > 5 % of its timed repetitions), W = wrong results, "
+           "(a participant waited for a CPU, or the host took its CPU (steal), > 5 % of its timed "
+           "repetitions), W = wrong results, "
            "L = beyond its machine limit (see the note)\n";
   }
 

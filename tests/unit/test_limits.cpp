@@ -299,10 +299,10 @@ TEST(LimitRow, CsvHasTheNewColumnsQuoted) {
   EXPECT_NE(lines[0].find(",pair,aggregate_GBps,beyond_limit,"), std::string::npos) << lines[0];
   const std::string tail =
       ",\"vm vm\",,40.2,\"65.5 GB/s is above its limit 41.5 GB/s, the aggregate copy bandwidth of "
-      "2 cores copying at once; its data likely stays in cache between iterations\",1,,,,,";
+      "2 cores copying at once; its data likely stays in cache between iterations\",1,,,,,,,";
   ASSERT_GT(lines[1].size(), tail.size());
   EXPECT_EQ(lines[1].substr(lines[1].size() - tail.size()), tail) << lines[1];
-  EXPECT_EQ(lines[2].substr(lines[2].size() - 9), ",,,1,,,,,") << lines[2];  // neither: empty
+  EXPECT_EQ(lines[2].substr(lines[2].size() - 11), ",,,1,,,,,,,") << lines[2];  // neither: empty
 }
 
 // Tables ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 
 #include "comops/op.hpp"
 #include "harness/machine/limits.hpp"
+#include "harness/machine/steal.hpp"
 #include "harness/plan/config.hpp"
 #include "harness/report/busy_note.hpp"
 #include "harness/report/reporter.hpp"
@@ -77,6 +78,8 @@ PointResult gather_point() {
   p.cores = {0, 1, 0, 1};
   p.hosts = {"vm", "vm", "vm", "vm"};
   p.counters = {{"hits", 10}, {"misses", 2}};
+  p.cpu_steal_us = 30000;  // 3 ticks at USER_HZ 100: not contended in its 0.5 s (2 ticks < 5 %)
+  p.cpu_steal_window_us = 500000;
   return p;
 }
 
@@ -172,6 +175,32 @@ TEST(MakeRow, ContendedAboveFivePercentStall) {
   EXPECT_FALSE(make_row(p, {}, false, 600.0, 0.0, true, false).contended);
 }
 
+// A point whose participants' CPUs lost `ticks` clock ticks of steal in a window of `window_ticks`.
+PointResult stolen_point(int ticks, int window_ticks) {
+  PointResult p = pingpong_point();
+  p.cpu_steal_us = ticks * clock_tick_us();
+  p.cpu_steal_window_us = window_ticks * clock_tick_us();
+  return p;
+}
+
+TEST(MakeRow, ContendedAboveFivePercentSteal) {
+  // the steal less one tick (the counter's resolution) against 5 % of the window, with no stall
+  // and with a small one
+  for (const std::optional<double> stall : {std::optional<double>(), std::optional<double>(0.0)}) {
+    EXPECT_TRUE(make_row(stolen_point(4, 50), {}, false, stall, 1e6, true, false).contended);
+    EXPECT_FALSE(make_row(stolen_point(3, 50), {}, false, stall, 1e6, true, false).contended);
+    EXPECT_TRUE(make_row(stolen_point(7, 100), {}, false, stall, 1e6, true, false).contended);
+    EXPECT_FALSE(make_row(stolen_point(6, 100), {}, false, stall, 1e6, true, false).contended);
+    EXPECT_FALSE(make_row(stolen_point(1, 1), {}, false, stall, 1e6, true, false).contended);
+    EXPECT_FALSE(make_row(stolen_point(0, 50), {}, false, stall, 1e6, true, false).contended);
+  }
+  EXPECT_FALSE(make_row(stolen_point(10, 0), {}, false, 0.0, 1e6, true, false).contended);
+  // a stall alone still flags it, and the flag is the table's C
+  const Row both = make_row(stolen_point(0, 50), {}, false, 600.0, 10000.0, true, false);
+  EXPECT_TRUE(both.contended);
+  EXPECT_EQ(flags_of(make_row(stolen_point(4, 50), {}, false, 0.0, 1e6, true, false)), "C");
+}
+
 TEST(PointName, BackendOpNpBytes) {
   EXPECT_EQ(point_name(pingpong_point()), "mpi/pingpong/np:2/bytes:8");
   EXPECT_EQ(point_name(gather_point()), "shm-direct/gather/np:4/bytes:1024");
@@ -183,7 +212,7 @@ constexpr const char* kCsvHeader =
     "backend,op,np,bytes,iterations,repetitions,time_min_us,time_avg_us,time_max_us,"
     "time_rep_min_us,time_rep_max_us,bw_GBps,latency_us,rate_GBps,memcpy_GBps,wrong,"
     "oversubscribed,contended,cpu_stall_us,cores,nodes,hosts,pair,aggregate_GBps,beyond_limit,"
-    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us,app";
+    "cpu_stall_window_us,p50_us,p90_us,p99_us,pmax_us,app,cpu_steal_us,cpu_steal_window_us";
 
 TEST(CsvReporter, HeaderAndRows) {
   TempDir dir;
@@ -196,7 +225,7 @@ TEST(CsvReporter, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1],
             "mpi,pingpong,2,8,10000,3,1,1.5,2,1.5,2.5,0.008,1,0.004,3,0,0,0,50,\"0 1\",1,\"vm "
-            "vm\",intra,,,10000,,,,,");
+            "vm\",intra,,,10000,,,,,,,");
 
   PointResult gather = gather_point();
   gather.percentiles_us = Percentiles{9.5, 11, 12.25, 30};
@@ -208,10 +237,10 @@ TEST(CsvReporter, HeaderAndRows) {
   EXPECT_EQ(lines[0], kCsvHeader);
   EXPECT_EQ(lines[2],
             "shm-direct,gather,4,1024,20,3,8,9,10,8,12,0.3072,,,20,3,1,1,900,\"0 1 0 1\",1,\"vm vm "
-            "vm vm\",,,,10000,9.5,11,12.25,30,");
+            "vm vm\",,,,10000,9.5,11,12.25,30,,30000,500000");
   EXPECT_EQ(
       lines[3],
-      "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,,100,,,,,");
+      "mpi,barrier,2,0,10000,3,0.5,0.5,0.5,0.5,0.5,,,,,0,0,0,,\"0 1\",1,\"vm vm\",,,,100,,,,,,,");
 
   // Every line has as many fields as the header (the cores field is one quoted field).
   for (const auto& line : lines) {
@@ -221,7 +250,7 @@ TEST(CsvReporter, HeaderAndRows) {
       if (ch == '"') quoted = !quoted;
       if (ch == ',' && !quoted) ++commas;
     }
-    EXPECT_EQ(commas, 30) << line;
+    EXPECT_EQ(commas, 32) << line;
   }
 }
 
@@ -290,7 +319,9 @@ TEST(JsonReporter, DocumentWithEveryField) {
     EXPECT_EQ(r["pair"], "intra");
     EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
     EXPECT_TRUE(r["beyond_limit"].is_null());
-    EXPECT_EQ(r.size(), 26u) << r.dump();  // the documented fields but counters
+    EXPECT_TRUE(r["cpu_steal_us"].is_null());
+    EXPECT_TRUE(r["cpu_steal_window_us"].is_null());  // no steal, no window
+    EXPECT_EQ(r.size(), 28u) << r.dump();             // the documented fields but counters
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -310,6 +341,9 @@ TEST(JsonReporter, DocumentWithEveryField) {
   EXPECT_TRUE(g["memcpy_GBps"].is_null());
   EXPECT_TRUE(g["cpu_stall_us"].is_null());
   EXPECT_TRUE(g["cpu_stall_window_us"].is_null());  // no stall, no window
+  EXPECT_DOUBLE_EQ(g["cpu_steal_us"].get<double>(), 30000.0);
+  EXPECT_DOUBLE_EQ(g["cpu_steal_window_us"].get<double>(), 500000.0);
+  EXPECT_EQ(g["contended"], false);  // its steal less a tick is 4 % of the window
   EXPECT_EQ(g["oversubscribed"], true);
   EXPECT_EQ(g["tables"], (std::vector<std::string>{"np"}));
   EXPECT_EQ(g["counters"], (nlohmann::json{{"hits", 10}, {"misses", 2}}));
@@ -503,8 +537,9 @@ TEST(TableReporter, WritesTablesWithFlags) {
   EXPECT_NE(
       text.find(
           "flags: O = oversubscribed (more participants than cores on a node), C = "
-          "contended (a participant waited for a CPU > 5 % of its timed repetitions), W = wrong "
-          "results, L = beyond its machine limit (see the note)\n"),
+          "contended (a participant waited for a CPU, or the host took its CPU (steal), > 5 % "
+          "of its timed repetitions), W = wrong results, L = beyond its machine limit (see the "
+          "note)\n"),
       std::string::npos)
       << text;
   EXPECT_NE(

@@ -72,6 +72,8 @@ TEST(PointResultJson, RoundTripsEveryField) {
   p.counters = {{"hits", 5}, {"misses", 6}};
   p.cpu_stall_us = 12.5;
   p.cpu_stall_window_us = 1000;
+  p.cpu_steal_us = 30000;
+  p.cpu_steal_window_us = 1001;
   const PointResult q =
       point_result_from_json(nlohmann::json::parse(point_result_to_json(p).dump()));
   EXPECT_EQ(q.backend, "mpi");
@@ -99,11 +101,14 @@ TEST(PointResultJson, RoundTripsEveryField) {
   EXPECT_EQ(q.counters, p.counters);
   EXPECT_EQ(q.cpu_stall_us, 12.5);
   EXPECT_EQ(q.cpu_stall_window_us, 1000);
+  EXPECT_EQ(q.cpu_steal_us, 30000);
+  EXPECT_EQ(q.cpu_steal_window_us, 1001);
 
   PointResult bare;
   const PointResult b = point_result_from_json(point_result_to_json(bare));
   EXPECT_FALSE(b.percentiles_us.has_value());
   EXPECT_FALSE(b.cpu_stall_us.has_value());
+  EXPECT_FALSE(b.cpu_steal_us.has_value());
   EXPECT_THROW(point_result_from_json({{"backend", "mpi"}}), RuntimeError);
 }
 

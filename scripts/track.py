@@ -40,14 +40,18 @@ import os
 import sys
 import tempfile
 
+import numpy as np
+
 import changepoint
 import comops_results as cr
+import track_events
 import track_ingest
 import track_store
 
 PROG = "track.py"
 DEFAULT_DB = os.path.join("results", "history.sqlite")
 DEFAULT_HISTORY = os.path.join("results", "history")
+NEWEST_ALPHA = 0.01  # a check's false-alarm rate at the newest run, all points together (Holm)
 
 
 class UsageError(Exception):
@@ -165,42 +169,75 @@ def seed_of(key):
     return int(hashlib.sha256(point_name(key).encode()).hexdigest()[:8], 16)
 
 
+def detection_levels(args, npoints):
+    """(alpha of one series' split test, its permutations): the check's false-alarm rate
+    args.alpha shared over its points (Bonferroni), permutations enough to reach it."""
+    split_alpha = args.alpha / max(npoints, 1)
+    return split_alpha, args.permutations or changepoint.permutations_for(split_alpha)
+
+
+def detect_all(cp_series, keys, args):
+    """The changes of every series of one check, judged together: splits at the Bonferroni
+    level, the newest run by Holm over the points at args.newest_alpha, one step moved to one
+    commit across points (track_events). Returns (changes per series, newest-run p-values,
+    events)."""
+    split_alpha, permutations = detection_levels(args, len(cp_series))
+    rngs = [np.random.default_rng(seed_of(key)) for key in keys]
+    found = [changepoint.find_cuts(cp.runs, split_alpha, permutations,
+                                   keep_contended=args.keep_contended, rng=rng)
+             for cp, rng in zip(cp_series, rngs)]
+    newest = changepoint.holm([f.newest_p for f in found], args.newest_alpha)
+    run_of = [[cp.global_runs[i] for i in f.used] for cp, f in zip(cp_series, found)]
+    events = track_events.align(found, run_of)
+    changes = [changepoint.measure(cp.runs, f.used,
+                                   changepoint.with_newest(f) if s in newest else f.cuts, rng)
+               for s, (cp, f, rng) in enumerate(zip(cp_series, found, rngs))]
+    return changes, [f.newest_p for f in found], events + len(newest)
+
+
+class _Series:
+    """One point's changepoint runs and the global run index of each."""
+    def __init__(self, entries, index):
+        self.runs = [changepoint.Run(median, reps, contended)
+                     for _, median, reps, contended, *_ in entries]
+        self.global_runs = [index[e[0]] for e in entries]
+
+
 def analyse(conn, machine, fingerprint, args):
     """Runs and per-point series of one machine with their changes (the report's machine
     entry, plus what check prints)."""
     runs = track_store.runs_of(conn, machine)
     index = {run["id"]: i for i, run in enumerate(runs)}
+    points = sorted(track_store.points_of(conn, machine).items(),
+                    key=lambda kv: point_order(kv[0]))
+    cp_series = [_Series(entries, index) for _, entries in points]
+    all_changes, newest_p, events = detect_all(cp_series, [k for k, _ in points], args)
     series = []
     excluded = kept_contended = 0
-    for key, entries in sorted(track_store.points_of(conn, machine).items(),
-                               key=lambda kv: point_order(kv[0])):
-        cp_runs = [changepoint.Run(median, reps, contended)
-                   for _, median, reps, contended, *_ in entries]
-        used, contended_used = changepoint.usable(cp_runs, args.keep_contended)
-        excluded += len(cp_runs) - len(used)
+    for (key, entries), cp, changes, p in zip(points, cp_series, all_changes, newest_p):
+        used, contended_used = changepoint.usable(cp.runs, args.keep_contended)
+        excluded += len(cp.runs) - len(used)
         kept_contended += contended_used
-        changes = changepoint.detect(cp_runs, alpha=args.alpha, permutations=args.permutations,
-                                     keep_contended=args.keep_contended, seed=seed_of(key))
-        first, stable = changepoint.stable_segment(cp_runs, changes, args.keep_contended)
+        first, stable = changepoint.stable_segment(cp.runs, changes, args.keep_contended)
         backend, op, np_, nbytes, pair = key
         series.append({
             "backend": backend, "op": op, "np": np_, "bytes": nbytes, "pair": pair or None,
-            "unit": "us", "name": point_name(key),
+            "unit": "us", "name": point_name(key), "newest_p": p,
             "values": [{"run": index[run_id], "median": median, "reps": reps,
                         "contended": contended}
                        for run_id, median, reps, contended, *_ in entries],
-            "changes": [{"run": index[entries[c.index][0]],
-                         "commit": runs[index[entries[c.index][0]]]["commit"],
+            "changes": [{"run": cp.global_runs[c.index],
+                         "commit": runs[cp.global_runs[c.index]]["commit"],
                          "direction": c.direction, "ratio": c.ratio, "ci": list(c.ci),
                          "p_value": c.p_value, "method": c.method,
                          "before_median": c.before_median, "after_median": c.after_median}
                         for c in changes],
             "latest": entries[-1][1], "stable_median": stable,
-            "stable_since_commit": runs[index[entries[first][0]]]["commit"]})
+            "stable_since_commit": runs[cp.global_runs[first]]["commit"]})
     return {"id": machine, "fingerprint": fingerprint,
             "runs": [{"commit": r["commit"], "date": r["date"]} for r in runs],
             "series": series, "excluded_contended": excluded,
-            "series_with_contended_kept": kept_contended}
+            "series_with_contended_kept": kept_contended, "events": events}
 
 
 def pick_machine(conn, wanted):
@@ -252,12 +289,18 @@ def cmd_check(args):
         conn.close()
     changes, newest = check_summary(machine)
     status = 1 if newest["regression"] and not args.report_only else 0
+    split_alpha, permutations = detection_levels(args, len(machine["series"]))
+    tested = sum(s["newest_p"] is not None for s in machine["series"])
     if args.json:
         json.dump({"machine": {"id": mid, "fingerprint": fingerprint}, "runs": machine["runs"],
                    "points": len(machine["series"]),
                    "method": {"detection": "e-divisive means, permutation test",
-                              "alpha": args.alpha, "permutations": args.permutations,
-                              "newest_run_alpha": changepoint.TAIL_ALPHA,
+                              "alpha": args.alpha, "split_alpha": split_alpha,
+                              "permutations": permutations,
+                              "newest_run_alpha": args.newest_alpha,
+                              "newest_run_tested": tested,
+                              "false_alarm_control": "per check across points: splits "
+                              "Bonferroni, newest run Holm",
                               "contended": "kept" if args.keep_contended else "left out"},
                    "excluded_contended": machine["excluded_contended"], "changes": changes,
                    "newest": newest, "exit_status": status}, sys.stdout, indent=1)
@@ -270,9 +313,12 @@ def cmd_check(args):
         if machine["series_with_contended_kept"]:
             policy += (f"; kept in {machine['series_with_contended_kept']} series with too few "
                        "quiet runs")
-        print(f"E-divisive means on log run medians (alpha {args.alpha}, {args.permutations} "
-              f"permutations), newest run: t prediction test (alpha {changepoint.TAIL_ALPHA}); "
-              f"{policy}")
+        print(f"E-divisive means on log run medians ({permutations} permutations), newest run: "
+              f"t prediction test; {policy}")
+        print(f"false alarms controlled per check, across its {len(machine['series'])} points: "
+              f"splits at {args.alpha} / {len(machine['series'])} = {split_alpha:.2g} each "
+              f"(Bonferroni), newest run by Holm at {args.newest_alpha} over the {tested} "
+              "points it could test")
         for change in changes:
             print(f"change at commit {change['commit']} (run {change['run']}, {change['date']}): "
                   f"{change['regressions']} slower, {change['improvements']} faster")
@@ -301,10 +347,12 @@ def cmd_report(args):
         for mid, fingerprint, _, _ in known:
             machine = analyse(conn, mid, fingerprint, args)
             for s in machine["series"]:  # the data contract of track_report.write_report
-                del s["name"]
+                del s["name"], s["newest_p"]
                 s["changes"] = [{k: c[k] for k in ("run", "commit", "direction", "ratio", "ci",
-                                                   "p_value")} for c in s["changes"]]
+                                                   "p_value", "before_median", "after_median")}
+                                for c in s["changes"]]
             del machine["excluded_contended"], machine["series_with_contended_kept"]
+            del machine["events"]
             machines.append(machine)
     finally:
         conn.close()
@@ -349,9 +397,14 @@ def parser():
 
     def with_detection(p):
         p.add_argument("--alpha", type=probability, default=changepoint.ALPHA,
-                       help="significance of an E-divisive split (default %(default)s)")
-        p.add_argument("--permutations", type=positive_int, default=changepoint.PERMUTATIONS,
-                       help="permutations per test (default %(default)s)")
+                       help="false-alarm rate of the splits per check, shared over the points "
+                       "(Bonferroni; default %(default)s)")
+        p.add_argument("--newest-alpha", type=probability, default=NEWEST_ALPHA,
+                       help="false-alarm rate of the newest-run test per check, across the "
+                       "points (Holm; default %(default)s)")
+        p.add_argument("--permutations", type=positive_int,
+                       help="permutations per split test (default: enough to reach alpha / "
+                       "points, at least %d)" % changepoint.PERMUTATIONS)
         p.add_argument("--keep-contended", action="store_true",
                        help="use contended runs (PSI stall above 5 %%) in the detection too")
 

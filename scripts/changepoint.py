@@ -169,6 +169,31 @@ def e_divisive(x, alpha=ALPHA, permutations=None, min_size=MIN_SIZE, rng=None):
     return sorted(found)
 
 
+def first_split_p(x, alpha, permutations=None, min_size=MIN_SIZE, rng=None):
+    """p-value of the best single split of the whole sequence x (1.0 when it has none); the
+    permutations stop once p cannot reach alpha. track.py compares these across points
+    (Benjamini-Hochberg) before it splits any series further."""
+    x = np.asarray(x, dtype=float)
+    rng = rng if rng is not None else np.random.default_rng(0)
+    q, split = _best_split(x, [(0, len(x))], min_size)
+    if split is None or q <= 0:
+        return 1.0
+    return _permutation_p(x, [(0, len(x))], min_size, q,
+                          permutations or permutations_for(alpha), alpha, rng)
+
+
+def benjamini_hochberg(p_values, alpha):
+    """(set of indices rejected, the level they were rejected at): Benjamini and Hochberg's
+    step-up procedure over the p_values (None: not tested, left out), false discovery rate
+    alpha; the level is k alpha / m for the largest k whose k-th smallest p-value is below it
+    (0.0 when none). With no change anywhere, a rejection happens with probability alpha at
+    most (the family-wise rate under the global null)."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(tested)
+    k = max((j + 1 for j, (p, _) in enumerate(tested) if p <= (j + 1) * alpha / m), default=0)
+    return {i for _, i in tested[:k]}, k * alpha / m if m else 0.0
+
+
 def _step_sign(x, before, after):
     return 1 if np.median(x[after[0]:after[1]]) > np.median(x[before[0]:before[1]]) else -1
 
@@ -290,14 +315,15 @@ class Cuts:
 
 def find_cuts(runs, alpha=ALPHA, permutations=None, min_size=MIN_SIZE, keep_contended=False,
               rng=None):
-    """E-divisive splits of one series (neighbouring ones stepping the same way merged) and the
-    newest run's p-value, not yet judged: the caller decides at which level (detect: tail_alpha;
+    """E-divisive splits of one series at level alpha (None or 0: none; neighbouring splits
+    stepping the same way merged) and the newest run's p-value, not yet judged: the caller decides at which level (detect: tail_alpha;
     track.py: Holm across every point of the check)."""
     used, _ = usable(runs, keep_contended, min_size)
     logs = np.log([runs[i].median for i in used]) if used else np.zeros(0)
     if len(used) < 2:
         return Cuts(used, logs, [])
-    found = merge_close(logs, e_divisive(logs, alpha, permutations, min_size, rng))
+    found = merge_close(logs, e_divisive(logs, alpha, permutations, min_size, rng)) \
+        if alpha else []
     cuts = [(pos, p, "e-divisive") for pos, p in found]
     last_cut = cuts[-1][0] if cuts else 0
     newest = len(used) - 1

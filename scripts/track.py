@@ -169,23 +169,32 @@ def seed_of(key):
     return int(hashlib.sha256(point_name(key).encode()).hexdigest()[:8], 16)
 
 
-def detection_levels(args, npoints):
-    """(alpha of one series' split test, its permutations): the check's false-alarm rate
-    args.alpha shared over its points (Bonferroni), permutations enough to reach it."""
-    split_alpha = args.alpha / max(npoints, 1)
-    return split_alpha, args.permutations or changepoint.permutations_for(split_alpha)
+def split_levels(cp_series, args, rngs):
+    """Per series, the level its splits are tested at (None: none): the p-values of every
+    series' best single split, Benjamini-Hochberg across the points at args.alpha; the series
+    it accepts are split at the level it accepted them at. Also returns the permutations."""
+    permutations = args.permutations or changepoint.permutations_for(
+        args.alpha / max(len(cp_series), 1))
+    first = []
+    for cp, rng in zip(cp_series, rngs):
+        used, _ = changepoint.usable(cp.runs, args.keep_contended)
+        logs = np.log([cp.runs[i].median for i in used]) if used else []
+        first.append(changepoint.first_split_p(logs, args.alpha, permutations, rng=rng)
+                     if len(used) >= 2 * changepoint.MIN_SIZE else None)
+    accepted, level = changepoint.benjamini_hochberg(first, args.alpha)
+    return [level if s in accepted else None for s in range(len(cp_series))], permutations
 
 
 def detect_all(cp_series, keys, args):
-    """The changes of every series of one check, judged together: splits at the Bonferroni
-    level, the newest run by Holm over the points at args.newest_alpha, one step moved to one
-    commit across points (track_events). Returns (changes per series, newest-run p-values,
-    events)."""
-    split_alpha, permutations = detection_levels(args, len(cp_series))
+    """The changes of every series of one check, judged together: splits where
+    Benjamini-Hochberg across the points accepts them, the newest run by Holm across the
+    points at args.newest_alpha, one step moved to one commit across points (track_events).
+    Returns (changes per series, newest-run p-values, events)."""
     rngs = [np.random.default_rng(seed_of(key)) for key in keys]
-    found = [changepoint.find_cuts(cp.runs, split_alpha, permutations,
+    levels, permutations = split_levels(cp_series, args, rngs)
+    found = [changepoint.find_cuts(cp.runs, level, permutations,
                                    keep_contended=args.keep_contended, rng=rng)
-             for cp, rng in zip(cp_series, rngs)]
+             for cp, level, rng in zip(cp_series, levels, rngs)]
     newest = changepoint.holm([f.newest_p for f in found], args.newest_alpha)
     run_of = [[cp.global_runs[i] for i in f.used] for cp, f in zip(cp_series, found)]
     events = track_events.align(found, run_of)
@@ -289,18 +298,16 @@ def cmd_check(args):
         conn.close()
     changes, newest = check_summary(machine)
     status = 1 if newest["regression"] and not args.report_only else 0
-    split_alpha, permutations = detection_levels(args, len(machine["series"]))
     tested = sum(s["newest_p"] is not None for s in machine["series"])
     if args.json:
         json.dump({"machine": {"id": mid, "fingerprint": fingerprint}, "runs": machine["runs"],
                    "points": len(machine["series"]),
                    "method": {"detection": "e-divisive means, permutation test",
-                              "alpha": args.alpha, "split_alpha": split_alpha,
-                              "permutations": permutations,
+                              "alpha": args.alpha, "permutations": args.permutations,
                               "newest_run_alpha": args.newest_alpha,
                               "newest_run_tested": tested,
                               "false_alarm_control": "per check across points: splits "
-                              "Bonferroni, newest run Holm",
+                              "Benjamini-Hochberg, newest run Holm",
                               "contended": "kept" if args.keep_contended else "left out"},
                    "excluded_contended": machine["excluded_contended"], "changes": changes,
                    "newest": newest, "exit_status": status}, sys.stdout, indent=1)
@@ -313,12 +320,11 @@ def cmd_check(args):
         if machine["series_with_contended_kept"]:
             policy += (f"; kept in {machine['series_with_contended_kept']} series with too few "
                        "quiet runs")
-        print(f"E-divisive means on log run medians ({permutations} permutations), newest run: "
-              f"t prediction test; {policy}")
+        print("E-divisive means on log run medians (permutation test), newest run: t "
+              f"prediction test; {policy}")
         print(f"false alarms controlled per check, across its {len(machine['series'])} points: "
-              f"splits at {args.alpha} / {len(machine['series'])} = {split_alpha:.2g} each "
-              f"(Bonferroni), newest run by Holm at {args.newest_alpha} over the {tested} "
-              "points it could test")
+              f"splits by Benjamini-Hochberg at {args.alpha}, newest run by Holm at "
+              f"{args.newest_alpha} over the {tested} points it could test")
         for change in changes:
             print(f"change at commit {change['commit']} (run {change['run']}, {change['date']}): "
                   f"{change['regressions']} slower, {change['improvements']} faster")
@@ -397,8 +403,8 @@ def parser():
 
     def with_detection(p):
         p.add_argument("--alpha", type=probability, default=changepoint.ALPHA,
-                       help="false-alarm rate of the splits per check, shared over the points "
-                       "(Bonferroni; default %(default)s)")
+                       help="false-alarm rate of the splits per check, across the points "
+                       "(Benjamini-Hochberg; default %(default)s)")
         p.add_argument("--newest-alpha", type=probability, default=NEWEST_ALPHA,
                        help="false-alarm rate of the newest-run test per check, across the "
                        "points (Holm; default %(default)s)")

@@ -169,6 +169,16 @@ class ChangePointUnitTest(unittest.TestCase):
         self.assertEqual(changepoint.holm([0.006, 0.2], 0.01), set())  # 0.006 > 0.01 / 2
         self.assertEqual(changepoint.holm([None, None], 0.01), set())
 
+    def test_benjamini_hochberg_step_up(self):
+        # m = 4 tested: 0.004 <= 2 * 0.01 / 4, though 0.004 > 0.01 / 4 alone (step-up)
+        self.assertEqual(changepoint.benjamini_hochberg([0.004, None, 0.003, 0.5, 0.9], 0.01),
+                         ({0, 2}, 0.005))
+        self.assertEqual(changepoint.benjamini_hochberg([0.02, 0.5], 0.01), (set(), 0.0))
+        self.assertEqual(changepoint.benjamini_hochberg([None], 0.01), (set(), 0.0))
+        x = np.log([1.0, 1.01, 0.99] * 4 + [1.5, 1.49, 1.51] * 4)
+        self.assertEqual(changepoint.first_split_p(x, 0.01, 999), 1 / 1000)
+        self.assertEqual(changepoint.first_split_p(x[:3], 0.01), 1.0)  # no split of 2 + 2
+
     def test_permutation_test_stops_early_but_keeps_its_level(self):
         rng = np.random.default_rng(5)
         noise = rng.normal(0, 0.05, 30)
@@ -407,11 +417,11 @@ class TrackCheckTest(helpers.TempDirTest):
         self.assertEqual(by_bytes[65536]["before_median"], 20.0)
         self.assertAlmostEqual(by_bytes[65536]["after_median"], 26.0)
         self.assertEqual(report["method"]["newest_run_alpha"], 0.01)
-        self.assertEqual(report["method"]["split_alpha"], 0.005)
+        self.assertEqual(report["method"]["alpha"], 0.01)
         text = self.check(db).stdout
-        self.assertIn("false alarms controlled per check, across its 2 points: splits at "
-                      "0.01 / 2 = 0.005 each (Bonferroni), newest run by Holm at 0.01 over the "
-                      "2 points it could test", text)
+        self.assertIn("false alarms controlled per check, across its 2 points: splits by "
+                      "Benjamini-Hochberg at 0.01, newest run by Holm at 0.01 over the 2 points "
+                      "it could test", text)
         self.assertEqual(text.count("change at commit"), 1)
 
     def history_of(self, factors_by_bytes):

@@ -7,7 +7,7 @@
   track.py archive RUN.json [--dir DIR]            write the run's small history file into DIR
   track.py check [--db FILE] [--machine ID] [--json] [--report-only]
                                                    find the steps in each point's series
-  track.py report [--db FILE] -o DIR               write the HTML dashboard into DIR
+  track.py report [--db FILE] -o DIR [--ab AB.json] write the HTML dashboard into DIR
 
 The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
 date, the machine fingerprint (CPU model, cores, nodes, MPI library and version, compiler, and
@@ -344,6 +344,15 @@ def cmd_check(args):
 
 
 def cmd_report(args):
+    try:
+        import track_report
+    except ImportError as e:
+        return error(f"cannot load the dashboard module track_report.py ({e})", 3)
+    report_error = getattr(track_report, "ReportError", UsageError)
+    try:  # the A/B verdict is read first: a bad file stops the report before its minutes
+        ab = track_report.load_ab(args.ab) if args.ab else None
+    except report_error as e:
+        return error(e, 2)
     conn = track_store.open_db(args.db, create=False)
     try:
         known = track_store.machines(conn)
@@ -363,14 +372,14 @@ def cmd_report(args):
     finally:
         conn.close()
     data = {"generated": now_utc(), "machines": machines}
-    try:
-        import track_report
-    except ImportError as e:
-        return error(f"cannot load the dashboard module track_report.py ({e})", 3)
+    if ab is not None:
+        data["ab"] = ab
     import pathlib
     try:
         os.makedirs(args.out_dir, exist_ok=True)
         index = track_report.write_report(data, pathlib.Path(args.out_dir))
+    except report_error as e:
+        return error(e, 2)
     except OSError as e:
         return error(f"cannot write the report into {cr.show_path(args.out_dir)} "
                      f"({e.strerror or e})", 3)
@@ -451,6 +460,8 @@ def parser():
 
     rep = with_db(sub.add_parser("report", help="write the HTML dashboard (track_report.py)"))
     rep.add_argument("-o", "--out-dir", required=True, metavar="DIR")
+    rep.add_argument("--ab", metavar="AB.json", help="the latest A/B job's verdict "
+                     "(scripts/ab_job.sh's DIR/ab.json), shown at the top of the page")
     with_detection(rep)
     rep.set_defaults(func=cmd_report)
     return top

@@ -20,9 +20,16 @@ check: for each point (backend, op, np, bytes, pair) of one machine, the series 
 medians ordered by date; change points by E-divisive means with a permutation test on the log
 medians (Matteson and James 2014, as MongoDB's CI and Hunter/Otava use it), and a t prediction
 test of the newest run against the runs since the last change; contended runs (PSI stall above
-5 %) are left out of the detection (changepoint.py has the details). Each change: the commit
-where it starts, the points it affects, the ratio of medians after/before with a 95 % bootstrap
-interval, and its p-value.
+5 %) are left out of the detection (changepoint.py has the details). The points of one check
+are judged together, so that its false-alarm rate is per check, not per point: each series'
+best split is tested and Benjamini-Hochberg across the points (--alpha, 0.01) decides which
+series are split, and at what level; the newest run's p-values go through Holm across the
+points (--newest-alpha, 0.01). One step is reported once: neighbouring splits of a series that
+step the same way are merged, and splits of different points within 2 runs of each other are
+moved to the commit most of them chose (track_events.py). Each change: the commit where it
+starts, the points it affects, before and after (the medians of the two whole segments), their
+ratio with a 95 % bootstrap interval, and its p-value. report --ab FILE puts the latest A/B
+job's verdict (scripts/ab_job.sh's ab.json) at the top of the dashboard.
 
 Exit status: 0 done (check: the newest commit starts no significant regression); 1 check: the
 newest commit starts a significant regression (--report-only: 0); 2 bad usage, a file that is

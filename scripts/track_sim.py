@@ -4,7 +4,7 @@ project's own history (track_noise.py fits it), replayed as CI runs it: after ev
 and check.
 
   track_sim.py [--history DIR] [--trials 50] [--runs 30] [--points 18] [--stepped 6]
-               [--scenario NAME ...] [--seed 1] [--out DIR]
+               [--scenario NAME ...] [--seed 1] [--jobs 1] [--out DIR]
 
 Each trial is a history of --runs runs of --points points. A point's run median is its level
 times exp(shared + own): shared, drawn once per run for every point (a busy or a quiet host),
@@ -142,36 +142,44 @@ def judge_history(changes, scenario, trial, args):
             "covered": [f.ci[0] <= size <= f.ci[1] for f in found if f is not None]}
 
 
-def run_scenario(scenario, model, args, detection):
+def run_trial(scenario, trial, model, args, detection):
+    """One trial's counts (its own generator: the figures do not depend on --jobs)."""
     kind, _ = SCENARIOS[scenario]
-    rng = np.random.default_rng([args.seed, list(SCENARIOS).index(scenario)])
-    out = {"red_at_step": 0, "red_at_step_or_next": 0, "false_red": 0, "quiet_checks": 0,
-           "late_red": 0, "late_checks": 0,
-           "histories_false_red": 0, "found": 0, "stepped": 0, "commits": [],
-           "others_changed": 0, "others": 0, "ratios": [], "covered": []}
-    for trial in range(args.trials):
-        series = history(rng, model, scenario, trial, args)
-        red = replay(series, args, detection)
-        at = step_of(trial) if kind == "step" else None
-        # quiet: the checks of commits before any change (after a step, a red check is late,
-        # not false: those runs are slower than the ones before the step)
-        quiet = [r for run, r in red.items()
-                 if kind == "none" or (kind == "step" and run < at)]
-        late = [r for run, r in red.items() if kind == "step" and run > at + 1]
-        out["late_red"] += sum(late)
-        out["late_checks"] += len(late)
-        out["red_at_step"] += bool(at is not None and red.get(at))
-        out["red_at_step_or_next"] += bool(at is not None and (red.get(at) or red.get(at + 1)))
-        out["false_red"] += sum(quiet)
-        out["quiet_checks"] += len(quiet)
-        out["histories_false_red"] += any(quiet)
-        whole = judge_history(check(series, args.runs, detection), scenario, trial, args)
-        for k in ("found", "stepped", "others_changed", "others"):
-            out[k] += whole[k]
-        out["commits"].append(whole["commits"])
-        out["ratios"] += whole["ratios"]
-        out["covered"] += whole["covered"]
-    return summarise(out, args)
+    rng = np.random.default_rng([args.seed, list(SCENARIOS).index(scenario), trial])
+    series = history(rng, model, scenario, trial, args)
+    red = replay(series, args, detection)
+    at = step_of(trial) if kind == "step" else None
+    # quiet: the checks of commits before any change (after a step, a red check is late,
+    # not false: those runs are slower than the ones before the step)
+    quiet = [r for run, r in red.items() if kind == "none" or (kind == "step" and run < at)]
+    late = [r for run, r in red.items() if kind == "step" and run > at + 1]
+    whole = judge_history(check(series, args.runs, detection), scenario, trial, args)
+    return {"red_at_step": bool(at is not None and red.get(at)),
+            "red_at_step_or_next": bool(at is not None and (red.get(at) or red.get(at + 1))),
+            "false_red": sum(quiet), "quiet_checks": len(quiet),
+            "histories_false_red": any(quiet), "late_red": sum(late),
+            "late_checks": len(late), **whole}
+
+
+def run_all(scenarios, model, args, detection):
+    """{scenario: summary}, the trials spread over args.jobs processes."""
+    tasks = [(name, trial, model, args, detection) for name in scenarios
+             for trial in range(args.trials)]
+    if args.jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(args.jobs) as pool:
+            outcomes = pool.starmap(run_trial, tasks)
+    else:
+        outcomes = [run_trial(*task) for task in tasks]
+    results = {}
+    for name in scenarios:
+        mine = [o for (n, *_), o in zip(tasks, outcomes) if n == name]
+        out = {k: sum(o[k] for o in mine) for k in mine[0] if not isinstance(mine[0][k], list)}
+        out.update(commits=[o["commits"] for o in mine],
+                   ratios=[r for o in mine for r in o["ratios"]],
+                   covered=[c for o in mine for c in o["covered"]])
+        results[name] = summarise(out, args)
+    return results
 
 
 def summarise(out, args):
@@ -220,7 +228,7 @@ def table(results):
 def readme(model, results, args, command, seconds):
     return f"""# Regression tracking on simulated histories at this project's measured noise
 
-Written by `{command}` ({seconds:.0f} s on this 2-core machine). scripts/track_sim.py says how
+Written by `{command}` ({seconds:.0f} s on this 2-core machine, shared). scripts/track_sim.py says how
 each history is made and each figure counted; scripts/track_noise.py how the noise is fitted.
 
 The noise, fitted to results/history/ (`/usr/bin/python3 scripts/track_noise.py`):
@@ -247,7 +255,7 @@ def parse(argv):
     parser.add_argument("--history", default=track_noise.DEFAULT_HISTORY, metavar="DIR",
                         help="the history the noise is fitted to (default %(default)s)")
     for name, default in (("trials", 50), ("runs", 30), ("points", 18), ("stepped", 6),
-                          ("reps", 5), ("seed", 1)):
+                          ("reps", 5), ("seed", 1), ("jobs", 1)):
         parser.add_argument(f"--{name}", type=track.positive_int, default=default,
                             help=f"default {default}")
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS),
@@ -270,8 +278,7 @@ def main(argv=None):
     detection = types.SimpleNamespace(alpha=changepoint.ALPHA, newest_alpha=track.NEWEST_ALPHA,
                                       permutations=None, keep_contended=False)
     start = time.monotonic()
-    results = {name: run_scenario(name, model, args, detection)
-               for name in (args.scenario or SCENARIOS)}
+    results = run_all(args.scenario or list(SCENARIOS), model, args, detection)
     seconds = time.monotonic() - start
     command = "/usr/bin/python3 scripts/track_sim.py " + " ".join(argv or sys.argv[1:])
     os.makedirs(args.out, exist_ok=True)

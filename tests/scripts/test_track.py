@@ -183,11 +183,11 @@ class ChangePointUnitTest(unittest.TestCase):
         rng = np.random.default_rng(5)
         noise = rng.normal(0, 0.05, 30)
         self.assertEqual(changepoint.e_divisive(noise, alpha=0.001), [])
-        self.assertEqual(changepoint.permutations_for(0.001), 1999)
+        self.assertEqual(changepoint.permutations_for(0.001), 9999)
         self.assertEqual(changepoint.permutations_for(0.05), changepoint.PERMUTATIONS)
         step = np.concatenate([noise[:15], noise[15:] + 0.5])
         (found,) = changepoint.e_divisive(step, alpha=0.001, rng=np.random.default_rng(1))
-        self.assertEqual(found, (15, 1 / 2000))  # every one of the 1999 permutations drawn
+        self.assertEqual(found, (15, 1 / 10000))  # every one of the 9999 permutations drawn
 
     def test_t_tail_matches_known_values(self):
         # Student's t upper tail: t = 2.228 at 10 df is the 97.5 % quantile

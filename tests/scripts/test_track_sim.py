@@ -127,6 +127,21 @@ class SimulationTest(helpers.TempDirTest):
         self.assertIn("| scenario | red at the step's commit (or next) |", text)
         self.assertIn(proc.stdout.splitlines()[0] + "\n|---|", text)  # the printed table
 
+    def test_jobs_do_not_change_the_figures(self):
+        os.mkdir(self.path("history"))
+        for p in write_history(self):
+            os.rename(p, self.path("history", os.path.basename(p)))
+        results = []
+        for jobs in ("1", "2"):
+            out = self.path(f"out{jobs}")
+            proc = run_script("track_sim.py", "--history", self.path("history"), "--trials",
+                              "2", "--runs", "7", "--points", "2", "--stepped", "1",
+                              "--scenario", "step25", "--jobs", jobs, "--out", out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(out, "simulation.json")) as f:
+                results.append(json.load(f)["results"])
+        self.assertEqual(results[0], results[1])
+
     def test_refusals(self):
         proc = run_script("track_sim.py", "--stepped", "5", "--points", "2")
         self.assertEqual(proc.returncode, 2)

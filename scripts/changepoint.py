@@ -27,6 +27,15 @@ The method, written from the papers (no code copied from any project):
   run is therefore also tested on its own against the runs since the last change: Student's t
   prediction interval for one new observation of a normal sample (log medians), one-sided, at
   TAIL_ALPHA. It is the only change that can start at the newest run.
+- One step, one change: two splits of a series at most MERGE_GAP runs apart that step the same
+  way (noise cut one 1.10 into 1.05 and 1.05) are merged into the split between their outer
+  neighbours with the largest statistic (merge_close). Splits stepping opposite ways stay.
+- A permutation test draws permutations_for(alpha) shuffles (10 / alpha: about 10 exceedances
+  allowed at the level) CHUNK at a time, and stops once the exceedances put p above alpha.
+- Across the points of a check (track.py): first_split_p gives each series' best single split
+  a p-value, benjamini_hochberg decides which series are split and at what level, holm judges
+  the newest runs; with no change anywhere, a check raises a false alarm with probability at
+  most alpha each way.
 - The step of a change: ratio of the medians of the run medians after and before it (before: the
   segment since the previous change; after: up to the next change), with a percentile bootstrap
   interval that resamples runs within each side (a side of one run resamples its repetitions).
@@ -37,12 +46,14 @@ import math
 
 import numpy as np
 
-ALPHA = 0.01          # significance of an E-divisive split (permutation test)
-PERMUTATIONS = 199    # permutations per test: the smallest p-value is 1 / 200
+ALPHA = 0.01          # significance of an E-divisive split of one series (permutation test)
+PERMUTATIONS = 199    # fewest permutations per test: the smallest p-value is 1 / 200
 MIN_SIZE = 2          # runs on each side of a split
 EXPONENT = 1.0        # alpha of the energy distance |x - y|^alpha, 0 < alpha < 2
-TAIL_ALPHA = 0.001    # significance of a step at the newest run (t prediction test)
+TAIL_ALPHA = 0.001    # significance of a step at the newest run of one series (t prediction)
 TAIL_MIN_RUNS = 5     # runs since the last change needed before the newest run is tested
+MERGE_GAP = 3         # two splits of one series this close, in the same direction, are one step
+CHUNK = 200           # permutations drawn at a time (the test stops once p cannot reach alpha)
 BOOTSTRAP = 1000      # bootstrap resamples of the step's interval
 LEVEL = 0.95          # the interval's coverage
 
@@ -125,11 +136,36 @@ def _permuted_best(x, segments, min_size, permutations, rng):
     return best
 
 
-def e_divisive(x, alpha=ALPHA, permutations=PERMUTATIONS, min_size=MIN_SIZE, rng=None):
+def permutations_for(alpha):
+    """Permutations a test at level alpha needs: at least PERMUTATIONS, and enough that about 10
+    exceedances are allowed at the level (1 + permutations = 10 / alpha), so that a p-value
+    near alpha is not called above it for want of resolution (with 200 permutations at 0.01, a
+    true p of 0.0056 came out above 0.01 one time in three)."""
+    return max(PERMUTATIONS, math.ceil(10.0 / alpha) - 1)
+
+
+def _permutation_p(x, segments, min_size, q, permutations, alpha, rng):
+    """p-value of the statistic q against the best split of shuffled segments, drawn CHUNK
+    permutations at a time; stops as soon as the exceedances already put p above alpha (then
+    the p returned is that of the permutations drawn so far, above alpha as well)."""
+    limit = alpha * (1 + permutations) - 1  # more exceedances than this: p > alpha
+    done = exceed = 0
+    while done < permutations:
+        k = min(CHUNK, permutations - done)
+        exceed += int(np.sum(_permuted_best(x, segments, min_size, k, rng) >= q - 1e-12))
+        done += k
+        if exceed > limit:
+            break
+    return (1 + exceed) / (1 + done)
+
+
+def e_divisive(x, alpha=ALPHA, permutations=None, min_size=MIN_SIZE, rng=None):
     """Change points of the sequence x by E-divisive means: a sorted list of (index, p_value),
-    index being the first element after the change."""
+    index being the first element after the change. permutations None: permutations_for(alpha).
+    """
     x = np.asarray(x, dtype=float)
     rng = rng if rng is not None else np.random.default_rng(0)
+    permutations = permutations or permutations_for(alpha)
     found = []
     while True:
         bounds = [0] + sorted(i for i, _ in found) + [len(x)]
@@ -137,12 +173,64 @@ def e_divisive(x, alpha=ALPHA, permutations=PERMUTATIONS, min_size=MIN_SIZE, rng
         q, split = _best_split(x, segments, min_size)
         if split is None or q <= 0:
             break
-        perm = _permuted_best(x, segments, min_size, permutations, rng)
-        p = (1 + int(np.sum(perm >= q - 1e-12))) / (1 + permutations)
+        p = _permutation_p(x, segments, min_size, q, permutations, alpha, rng)
         if p > alpha:
             break
         found.append((split, p))
     return sorted(found)
+
+
+def first_split_p(x, alpha, permutations=None, min_size=MIN_SIZE, rng=None):
+    """p-value of the best single split of the whole sequence x (1.0 when it has none); the
+    permutations stop once p cannot reach alpha. track.py compares these across points
+    (Benjamini-Hochberg) before it splits any series further."""
+    x = np.asarray(x, dtype=float)
+    rng = rng if rng is not None else np.random.default_rng(0)
+    q, split = _best_split(x, [(0, len(x))], min_size)
+    if split is None or q <= 0:
+        return 1.0
+    return _permutation_p(x, [(0, len(x))], min_size, q,
+                          permutations or permutations_for(alpha), alpha, rng)
+
+
+def benjamini_hochberg(p_values, alpha):
+    """(set of indices rejected, the level they were rejected at): Benjamini and Hochberg's
+    step-up procedure over the p_values (None: not tested, left out), false discovery rate
+    alpha; the level is k alpha / m for the largest k whose k-th smallest p-value is below it
+    (0.0 when none). With no change anywhere, a rejection happens with probability alpha at
+    most (the family-wise rate under the global null)."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(tested)
+    k = max((j + 1 for j, (p, _) in enumerate(tested) if p <= (j + 1) * alpha / m), default=0)
+    return {i for _, i in tested[:k]}, k * alpha / m if m else 0.0
+
+
+def _step_sign(x, before, after):
+    return 1 if np.median(x[after[0]:after[1]]) > np.median(x[before[0]:before[1]]) else -1
+
+
+def merge_close(x, cuts, gap=MERGE_GAP):
+    """Splits (sorted (index, p)) of x with two that are at most gap apart and step the same way
+    merged into one: one step that noise cut in two (1.05 then 1.05 for one 1.10) is reported
+    once, at the split between the outer neighbours that has the largest energy statistic,
+    with the smaller p-value. Splits stepping opposite ways (a short excursion) stay."""
+    x = np.asarray(x, dtype=float)
+    cuts = sorted(cuts)
+    merged = True
+    while merged:
+        merged = False
+        for k in range(len(cuts) - 1):
+            (a, pa), (b, pb) = cuts[k], cuts[k + 1]
+            lo = cuts[k - 1][0] if k > 0 else 0
+            hi = cuts[k + 2][0] if k + 2 < len(cuts) else len(x)
+            if b - a > gap or _step_sign(x, (lo, a), (a, b)) != _step_sign(x, (a, b), (b, hi)):
+                continue
+            splits, q = energy_statistics(x[lo:hi], 1)
+            inside = [(float(v), lo + int(t)) for t, v in zip(splits, q) if a <= lo + t <= b]
+            cuts[k:k + 2] = [(max(inside)[1], min(pa, pb))]
+            merged = True
+            break
+    return cuts
 
 
 def _t_sf(t, df):
@@ -225,24 +313,59 @@ def usable(runs, keep_contended=False, min_size=MIN_SIZE):
     return quiet, False
 
 
-def detect(runs, alpha=ALPHA, permutations=PERMUTATIONS, min_size=MIN_SIZE,
+@dataclasses.dataclass
+class Cuts:
+    """One series' detection before its steps are measured: the runs used (indices into the
+    series), their log medians, the splits as (position in used, p_value, method), and the
+    newest run's one-sided p-value (None: not tested, too few runs since the last split)."""
+    used: list
+    logs: np.ndarray
+    cuts: list
+    newest_p: object = None
+
+
+def find_cuts(runs, alpha=ALPHA, permutations=None, min_size=MIN_SIZE, keep_contended=False,
+              rng=None):
+    """E-divisive splits of one series at level alpha (None or 0: none; neighbouring splits
+    stepping the same way merged) and the newest run's p-value, not yet judged: the caller decides at which level (detect: tail_alpha;
+    track.py: Holm across every point of the check)."""
+    used, _ = usable(runs, keep_contended, min_size)
+    logs = np.log([runs[i].median for i in used]) if used else np.zeros(0)
+    if len(used) < 2:
+        return Cuts(used, logs, [])
+    found = merge_close(logs, e_divisive(logs, alpha, permutations, min_size, rng)) \
+        if alpha else []
+    cuts = [(pos, p, "e-divisive") for pos, p in found]
+    last_cut = cuts[-1][0] if cuts else 0
+    newest = len(used) - 1
+    newest_p = None
+    if newest - last_cut >= TAIL_MIN_RUNS:
+        newest_p = newest_run_p(logs[last_cut:newest], logs[newest])
+    return Cuts(used, logs, cuts, newest_p)
+
+
+def with_newest(found):
+    """The splits of found plus a step at the newest run (its p-value found.newest_p)."""
+    return found.cuts + [(len(found.used) - 1, found.newest_p, "newest-run")]
+
+
+def detect(runs, alpha=ALPHA, permutations=None, min_size=MIN_SIZE,
            tail_alpha=TAIL_ALPHA, keep_contended=False, seed=0):
     """Changes of one point's series (list of Run, oldest first), on the runs usable() picks (a
     run left out is never a change's index). Returns a list of Change sorted by index; indices
     refer to `runs`."""
     rng = np.random.default_rng(seed)
-    used, _ = usable(runs, keep_contended, min_size)
-    if len(used) < 2:
-        return []
-    logs = np.log([runs[i].median for i in used])
-    cuts = [(pos, p, "e-divisive") for pos, p in
-            e_divisive(logs, alpha, permutations, min_size, rng)]
-    last_cut = cuts[-1][0] if cuts else 0
-    newest = len(used) - 1
-    if newest - last_cut >= TAIL_MIN_RUNS:
-        p = newest_run_p(logs[last_cut:newest], logs[newest])
-        if p < tail_alpha:
-            cuts.append((newest, p, "newest-run"))
+    found = find_cuts(runs, alpha, permutations, min_size, keep_contended, rng)
+    cuts = found.cuts
+    if found.newest_p is not None and found.newest_p < tail_alpha:
+        cuts = with_newest(found)
+    return measure(runs, found.used, cuts, rng)
+
+
+def measure(runs, used, cuts, rng):
+    """The Change of each split (position in used, p_value, method): ratio of the medians of
+    the run medians after and before, each side the whole segment between its neighbouring
+    splits, with its bootstrap interval."""
     changes = []
     bounds = [0] + [c[0] for c in cuts] + [len(used)]
     for k, (pos, p, method) in enumerate(cuts):
@@ -255,6 +378,19 @@ def detect(runs, alpha=ALPHA, permutations=PERMUTATIONS, min_size=MIN_SIZE,
             before_median=float(np.median([r.median for r in before])),
             after_median=float(np.median([r.median for r in after]))))
     return changes
+
+
+def holm(p_values, alpha):
+    """Holm's step-down procedure: the set of indices of p_values (None: not tested, left out)
+    rejected at family-wise error rate alpha. The k-th smallest of the m p-values is compared
+    with alpha / (m - k + 1) until one fails."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    rejected = set()
+    for k, (p, i) in enumerate(tested):
+        if p > alpha / (len(tested) - k):
+            break
+        rejected.add(i)
+    return rejected
 
 
 def stable_segment(runs, changes, keep_contended=False):

@@ -29,8 +29,11 @@ repetitions (time_us_reps, else rep_times_us; a single value when neither exists
 
 Exit status: 0 no regression; 1 a point is slower (past the threshold and significant) or a row
 of NEW has wrong > 0; 2 a file is unreadable or not a comops results file (one line on stderr,
-"compare.py: error: FILE: ..."), an unknown --op or --backend, or the files share no point.
---report-only turns 1 into 0. Points only in one file never fail.
+"compare.py: error: FILE: ..."), an unknown --op or --backend, or the files share no point;
+4 nothing could be judged: every matched point was contended in both runs (or has no time), so
+a slowdown would pass unseen (one line on stderr, "compare.py: nothing could be judged: ...").
+--report-only turns 1 and 4 into 0 (the lines are printed all the same). Points only in one file
+never fail.
 """
 
 import argparse
@@ -103,6 +106,8 @@ def _mann_whitney_p_plain(a, b):
 
 
 VERDICTS = ("slower", "faster", "noisy", "contended", "same", "n/a")  # the order rows are printed
+JUDGED = ("slower", "faster", "noisy", "same")  # verdicts that say something about the code
+NOTHING_JUDGED = 4  # exit status: no matched point could be judged (all contended)
 
 
 def judge(base, new, alpha, threshold):
@@ -379,6 +384,11 @@ def main(argv=None):
     if failures:
         print(f"{PROG}: {'REGRESSION' if status else 'regression (--report-only)'}: "
               + "; ".join(failures), file=sys.stderr)
+    elif not any(counts[v] for v in JUDGED):
+        status = 0 if args.report_only else NOTHING_JUDGED
+        print(f"{PROG}: nothing could be judged: {counts['contended']} of {len(points)} points "
+              "contended in both runs, the others without a time; rerun on a quieter machine"
+              + (" (--report-only)" if args.report_only else ""), file=sys.stderr)
 
     if args.json:
         report = {"baseline": args.baseline, "new": args.new, "threshold": args.threshold,

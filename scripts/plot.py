@@ -5,8 +5,8 @@ Figures (NP = --np, SIZE = --np-bytes as 800K; each skipped with a note when it 
   pingpong-rate-npNP     ping-pong rate = size / round trip versus size (paper Fig. 3)
   OP-bw-npNP             bandwidth versus size for broadcast, reduce-max (Figs. 4, 5) and, when
                          present, reduce-sum, gather, scatter, alltoall, allgather
-  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6); one
-                         such size: a point per backend on a categorical axis
+  pingpong-small-npNP    small-message round-trip time, rows of at most 80 bytes (Fig. 6), on a
+                         log y axis; one such size: a point per backend on a categorical axis
   OP-vs-np-SIZE          time versus participants at one size, per op (Figs. 7-15);
                          barrier-vs-np for the barrier (it has no size)
   APP-PARAMS-npNP        an application (--app; e.g. matmul-n256-np4), per participant count
@@ -339,8 +339,9 @@ class Figures:
             ax.set_xlabel("message size (bytes)")
             ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
         self.cacheline_line(ax)
-        ax.set_ylabel("round-trip time (us)")
-        ax.set_ylim(bottom=0)
+        ax.set_ylabel("round-trip time (us, log scale)")
+        # log: the backends span 100x (shm-direct under the cache-line line on a linear axis)
+        ax.set_yscale("log")
         self.finish(fig, ax, drawn, f"np {np_}")
         return f"pingpong-small-np{np_}", fig
 

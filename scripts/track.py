@@ -7,7 +7,7 @@
   track.py archive RUN.json [--dir DIR]            write the run's small history file into DIR
   track.py check [--db FILE] [--machine ID] [--json] [--report-only]
                                                    find the steps in each point's series
-  track.py report [--db FILE] -o DIR               write the HTML dashboard into DIR
+  track.py report [--db FILE] -o DIR [--ab AB.json] write the HTML dashboard into DIR
 
 The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
 date, the machine fingerprint (CPU model, cores, nodes, MPI library and version, compiler, and
@@ -20,9 +20,16 @@ check: for each point (backend, op, np, bytes, pair) of one machine, the series 
 medians ordered by date; change points by E-divisive means with a permutation test on the log
 medians (Matteson and James 2014, as MongoDB's CI and Hunter/Otava use it), and a t prediction
 test of the newest run against the runs since the last change; contended runs (PSI stall above
-5 %) are left out of the detection (changepoint.py has the details). Each change: the commit
-where it starts, the points it affects, the ratio of medians after/before with a 95 % bootstrap
-interval, and its p-value.
+5 %) are left out of the detection (changepoint.py has the details). The points of one check
+are judged together, so that its false-alarm rate is per check, not per point: each series'
+best split is tested and Benjamini-Hochberg across the points (--alpha, 0.01) decides which
+series are split, and at what level; the newest run's p-values go through Holm across the
+points (--newest-alpha, 0.01). One step is reported once: neighbouring splits of a series that
+step the same way are merged, and splits of different points within 2 runs of each other are
+moved to the commit most of them chose (track_events.py). Each change: the commit where it
+starts, the points it affects, before and after (the medians of the two whole segments), their
+ratio with a 95 % bootstrap interval, and its p-value. report --ab FILE puts the latest A/B
+job's verdict (scripts/ab_job.sh's ab.json) at the top of the dashboard.
 
 Exit status: 0 done (check: the newest commit starts no significant regression); 1 check: the
 newest commit starts a significant regression (--report-only: 0); 2 bad usage, a file that is
@@ -40,14 +47,18 @@ import os
 import sys
 import tempfile
 
+import numpy as np
+
 import changepoint
 import comops_results as cr
+import track_events
 import track_ingest
 import track_store
 
 PROG = "track.py"
 DEFAULT_DB = os.path.join("results", "history.sqlite")
 DEFAULT_HISTORY = os.path.join("results", "history")
+NEWEST_ALPHA = 0.01  # a check's false-alarm rate at the newest run, all points together (Holm)
 
 
 class UsageError(Exception):
@@ -165,42 +176,84 @@ def seed_of(key):
     return int(hashlib.sha256(point_name(key).encode()).hexdigest()[:8], 16)
 
 
+def split_levels(cp_series, args, rngs):
+    """Per series, the level its splits are tested at (None: none): the p-values of every
+    series' best single split, Benjamini-Hochberg across the points at args.alpha; the series
+    it accepts are split at the level it accepted them at. Also returns the permutations."""
+    permutations = args.permutations or changepoint.permutations_for(
+        args.alpha / max(len(cp_series), 1))
+    first = []
+    for cp, rng in zip(cp_series, rngs):
+        used, _ = changepoint.usable(cp.runs, args.keep_contended)
+        logs = np.log([cp.runs[i].median for i in used]) if used else []
+        first.append(changepoint.first_split_p(logs, args.alpha, permutations, rng=rng)
+                     if len(used) >= 2 * changepoint.MIN_SIZE else None)
+    accepted, level = changepoint.benjamini_hochberg(first, args.alpha)
+    return [level if s in accepted else None for s in range(len(cp_series))], permutations
+
+
+def detect_all(cp_series, keys, args):
+    """The changes of every series of one check, judged together: splits where
+    Benjamini-Hochberg across the points accepts them, the newest run by Holm across the
+    points at args.newest_alpha, one step moved to one commit across points (track_events).
+    Returns (changes per series, newest-run p-values, events)."""
+    rngs = [np.random.default_rng(seed_of(key)) for key in keys]
+    levels, permutations = split_levels(cp_series, args, rngs)
+    found = [changepoint.find_cuts(cp.runs, level, permutations,
+                                   keep_contended=args.keep_contended, rng=rng)
+             for cp, level, rng in zip(cp_series, levels, rngs)]
+    newest = changepoint.holm([f.newest_p for f in found], args.newest_alpha)
+    run_of = [[cp.global_runs[i] for i in f.used] for cp, f in zip(cp_series, found)]
+    events = track_events.align(found, run_of)
+    changes = [changepoint.measure(cp.runs, f.used,
+                                   changepoint.with_newest(f) if s in newest else f.cuts, rng)
+               for s, (cp, f, rng) in enumerate(zip(cp_series, found, rngs))]
+    return changes, [f.newest_p for f in found], events + len(newest)
+
+
+class _Series:
+    """One point's changepoint runs and the global run index of each."""
+    def __init__(self, entries, index):
+        self.runs = [changepoint.Run(median, reps, contended)
+                     for _, median, reps, contended, *_ in entries]
+        self.global_runs = [index[e[0]] for e in entries]
+
+
 def analyse(conn, machine, fingerprint, args):
     """Runs and per-point series of one machine with their changes (the report's machine
     entry, plus what check prints)."""
     runs = track_store.runs_of(conn, machine)
     index = {run["id"]: i for i, run in enumerate(runs)}
+    points = sorted(track_store.points_of(conn, machine).items(),
+                    key=lambda kv: point_order(kv[0]))
+    cp_series = [_Series(entries, index) for _, entries in points]
+    all_changes, newest_p, events = detect_all(cp_series, [k for k, _ in points], args)
     series = []
     excluded = kept_contended = 0
-    for key, entries in sorted(track_store.points_of(conn, machine).items(),
-                               key=lambda kv: point_order(kv[0])):
-        cp_runs = [changepoint.Run(median, reps, contended)
-                   for _, median, reps, contended, *_ in entries]
-        used, contended_used = changepoint.usable(cp_runs, args.keep_contended)
-        excluded += len(cp_runs) - len(used)
+    for (key, entries), cp, changes, p in zip(points, cp_series, all_changes, newest_p):
+        used, contended_used = changepoint.usable(cp.runs, args.keep_contended)
+        excluded += len(cp.runs) - len(used)
         kept_contended += contended_used
-        changes = changepoint.detect(cp_runs, alpha=args.alpha, permutations=args.permutations,
-                                     keep_contended=args.keep_contended, seed=seed_of(key))
-        first, stable = changepoint.stable_segment(cp_runs, changes, args.keep_contended)
+        first, stable = changepoint.stable_segment(cp.runs, changes, args.keep_contended)
         backend, op, np_, nbytes, pair = key
         series.append({
             "backend": backend, "op": op, "np": np_, "bytes": nbytes, "pair": pair or None,
-            "unit": "us", "name": point_name(key),
+            "unit": "us", "name": point_name(key), "newest_p": p,
             "values": [{"run": index[run_id], "median": median, "reps": reps,
                         "contended": contended}
                        for run_id, median, reps, contended, *_ in entries],
-            "changes": [{"run": index[entries[c.index][0]],
-                         "commit": runs[index[entries[c.index][0]]]["commit"],
+            "changes": [{"run": cp.global_runs[c.index],
+                         "commit": runs[cp.global_runs[c.index]]["commit"],
                          "direction": c.direction, "ratio": c.ratio, "ci": list(c.ci),
                          "p_value": c.p_value, "method": c.method,
                          "before_median": c.before_median, "after_median": c.after_median}
                         for c in changes],
             "latest": entries[-1][1], "stable_median": stable,
-            "stable_since_commit": runs[index[entries[first][0]]]["commit"]})
+            "stable_since_commit": runs[cp.global_runs[first]]["commit"]})
     return {"id": machine, "fingerprint": fingerprint,
             "runs": [{"commit": r["commit"], "date": r["date"]} for r in runs],
             "series": series, "excluded_contended": excluded,
-            "series_with_contended_kept": kept_contended}
+            "series_with_contended_kept": kept_contended, "events": events}
 
 
 def pick_machine(conn, wanted):
@@ -252,12 +305,16 @@ def cmd_check(args):
         conn.close()
     changes, newest = check_summary(machine)
     status = 1 if newest["regression"] and not args.report_only else 0
+    tested = sum(s["newest_p"] is not None for s in machine["series"])
     if args.json:
         json.dump({"machine": {"id": mid, "fingerprint": fingerprint}, "runs": machine["runs"],
                    "points": len(machine["series"]),
                    "method": {"detection": "e-divisive means, permutation test",
                               "alpha": args.alpha, "permutations": args.permutations,
-                              "newest_run_alpha": changepoint.TAIL_ALPHA,
+                              "newest_run_alpha": args.newest_alpha,
+                              "newest_run_tested": tested,
+                              "false_alarm_control": "per check across points: splits "
+                              "Benjamini-Hochberg, newest run Holm",
                               "contended": "kept" if args.keep_contended else "left out"},
                    "excluded_contended": machine["excluded_contended"], "changes": changes,
                    "newest": newest, "exit_status": status}, sys.stdout, indent=1)
@@ -270,9 +327,11 @@ def cmd_check(args):
         if machine["series_with_contended_kept"]:
             policy += (f"; kept in {machine['series_with_contended_kept']} series with too few "
                        "quiet runs")
-        print(f"E-divisive means on log run medians (alpha {args.alpha}, {args.permutations} "
-              f"permutations), newest run: t prediction test (alpha {changepoint.TAIL_ALPHA}); "
-              f"{policy}")
+        print("E-divisive means on log run medians (permutation test), newest run: t "
+              f"prediction test; {policy}")
+        print(f"false alarms controlled per check, across its {len(machine['series'])} points: "
+              f"splits by Benjamini-Hochberg at {args.alpha}, newest run by Holm at "
+              f"{args.newest_alpha} over the {tested} points it could test")
         for change in changes:
             print(f"change at commit {change['commit']} (run {change['run']}, {change['date']}): "
                   f"{change['regressions']} slower, {change['improvements']} faster")
@@ -292,6 +351,15 @@ def cmd_check(args):
 
 
 def cmd_report(args):
+    try:
+        import track_report
+    except ImportError as e:
+        return error(f"cannot load the dashboard module track_report.py ({e})", 3)
+    report_error = getattr(track_report, "ReportError", UsageError)
+    try:  # the A/B verdict is read first: a bad file stops the report before its minutes
+        ab = track_report.load_ab(args.ab) if args.ab else None
+    except report_error as e:
+        return error(e, 2)
     conn = track_store.open_db(args.db, create=False)
     try:
         known = track_store.machines(conn)
@@ -301,22 +369,24 @@ def cmd_report(args):
         for mid, fingerprint, _, _ in known:
             machine = analyse(conn, mid, fingerprint, args)
             for s in machine["series"]:  # the data contract of track_report.write_report
-                del s["name"]
+                del s["name"], s["newest_p"]
                 s["changes"] = [{k: c[k] for k in ("run", "commit", "direction", "ratio", "ci",
-                                                   "p_value")} for c in s["changes"]]
+                                                   "p_value", "before_median", "after_median")}
+                                for c in s["changes"]]
             del machine["excluded_contended"], machine["series_with_contended_kept"]
+            del machine["events"]
             machines.append(machine)
     finally:
         conn.close()
     data = {"generated": now_utc(), "machines": machines}
-    try:
-        import track_report
-    except ImportError as e:
-        return error(f"cannot load the dashboard module track_report.py ({e})", 3)
+    if ab is not None:
+        data["ab"] = ab
     import pathlib
     try:
         os.makedirs(args.out_dir, exist_ok=True)
         index = track_report.write_report(data, pathlib.Path(args.out_dir))
+    except report_error as e:
+        return error(e, 2)
     except OSError as e:
         return error(f"cannot write the report into {cr.show_path(args.out_dir)} "
                      f"({e.strerror or e})", 3)
@@ -349,9 +419,14 @@ def parser():
 
     def with_detection(p):
         p.add_argument("--alpha", type=probability, default=changepoint.ALPHA,
-                       help="significance of an E-divisive split (default %(default)s)")
-        p.add_argument("--permutations", type=positive_int, default=changepoint.PERMUTATIONS,
-                       help="permutations per test (default %(default)s)")
+                       help="false-alarm rate of the splits per check, across the points "
+                       "(Benjamini-Hochberg; default %(default)s)")
+        p.add_argument("--newest-alpha", type=probability, default=NEWEST_ALPHA,
+                       help="false-alarm rate of the newest-run test per check, across the "
+                       "points (Holm; default %(default)s)")
+        p.add_argument("--permutations", type=positive_int,
+                       help="permutations per split test (default: enough to reach alpha / "
+                       "points, at least %d)" % changepoint.PERMUTATIONS)
         p.add_argument("--keep-contended", action="store_true",
                        help="use contended runs (PSI stall above 5 %%) in the detection too")
 
@@ -392,6 +467,8 @@ def parser():
 
     rep = with_db(sub.add_parser("report", help="write the HTML dashboard (track_report.py)"))
     rep.add_argument("-o", "--out-dir", required=True, metavar="DIR")
+    rep.add_argument("--ab", metavar="AB.json", help="the latest A/B job's verdict "
+                     "(scripts/ab_job.sh's DIR/ab.json), shown at the top of the page")
     with_detection(rep)
     rep.set_defaults(func=cmd_report)
     return top

@@ -6,7 +6,10 @@ points, the latest run against the last stable segment and one chart per (op, ba
 runs. Charts are PNGs drawn with matplotlib and embedded as base64 data URIs, so the page is one
 file that needs no network and no files beside it (a CI artifact, a mail attachment).
 
-    track_report.py DATA.json -o DIR      # writes DIR/index.html (for debugging the page)
+    track_report.py DATA.json -o DIR [--ab AB.json]  # writes DIR/index.html (for debugging)
+
+At the top, the latest A/B job's verdict when one is given (track.py report --ab FILE: the
+ab.json scripts/ab_job.sh writes; its schema is in docs/regression.md).
 """
 
 import argparse
@@ -32,6 +35,7 @@ FINGERPRINT_ORDER = ("cpu_model", "cores", "nodes", "mpi_library", "compiler", "
 LONG_TEXT = 80       # characters of a fingerprint value shown before it folds into <details>
 COMMIT_CHARS = 12    # characters of a commit on a chart's axis and change labels
 MAX_TICKS = 40       # commit labels on a chart's x axis; more runs label every k-th run
+MAX_LINE_SERIES = 3  # series named on a change line; more are counted
 
 
 class ReportError(Exception):
@@ -87,7 +91,7 @@ def _check_series(where, s, nruns):
         _need(isinstance(c.get("commit"), str), f"{at}.commit", "is not a string")
         _need(c.get("direction") in DIRECTIONS, f"{at}.direction",
               "is not \"regression\" or \"improvement\"")
-        for name in ("ratio", "p_value"):
+        for name in ("ratio", "p_value", "before_median", "after_median"):
             _need(c.get(name) is None or _is_number(c[name]), f"{at}.{name}",
                   "is not a number or null")
         ci = c.get("ci")
@@ -101,9 +105,32 @@ def _check_series(where, s, nruns):
           f"{where}.stable_since_commit", "is not a string or null")
 
 
+def check_ab(ab, where="ab"):
+    """Raises ReportError naming the first field of an A/B verdict (scripts/ab_job.sh's
+    DIR/ab.json, schema in docs/regression.md) that does not keep to its schema; other keys are
+    allowed and ignored."""
+    _need(isinstance(ab, dict), where, "is not an object")
+    for name in ("verdict", "base", "head"):
+        _need(isinstance(ab.get(name), str), f"{where}.{name}", "is not a string")
+    for name in ("rounds", "contended_rounds"):
+        _need(_is_int(ab.get(name)) and ab[name] >= 0, f"{where}.{name}",
+              "is not a non-negative integer")
+    _need(isinstance(ab.get("points"), list), f"{where}.points", "is not a list")
+    for i, p in enumerate(ab["points"]):
+        at = f"{where}.points[{i}]"
+        _need(isinstance(p, dict), at, "is not an object")
+        _need(isinstance(p.get("point"), str), f"{at}.point", "is not a string")
+        for name in ("before_us", "after_us", "ratio", "ci_low", "ci_high"):
+            _need(p.get(name) is None or _is_number(p[name]), f"{at}.{name}",
+                  "is not a number or null")
+        _need(isinstance(p.get("changed"), bool), f"{at}.changed", "is not true or false")
+
+
 def check_data(data):
     """Raises ReportError naming the first field that does not keep to the data contract."""
     _need(isinstance(data, dict), "the data", "is not an object")
+    if data.get("ab") is not None:
+        check_ab(data["ab"])
     _need(data.get("generated") is None or isinstance(data["generated"], str), "generated",
           "is not a string")
     _need(isinstance(data.get("machines"), list), "machines", "is not a list")
@@ -162,10 +189,16 @@ def series_order(s):
     return (cr.op_order(s["op"]), s["backend"], s.get("pair") or "", s["np"], s["bytes"])
 
 
+VERDICT_CLASS = {"regression": "regression", "improvement": "improvement",
+                 "not measured": "not-measured", "contended, not judged": "contended",
+                 "not significant": "not-significant"}
+
+
 def verdict(s, nruns):
-    """The latest run's verdict for one series: the direction of a change that starts at the
-    latest run; 'not measured' when the series has no latest value; 'contended' when the latest
-    run's value was contended (not judged); else 'no change'."""
+    """The latest run's verdict for one series: the direction of a (significant) change that
+    starts at the latest run; 'not measured' when the series has no latest value; 'contended,
+    not judged' when the latest run's value was contended; else 'not significant' (whatever
+    the ratio to the stable median: the test did not tell it from the series' noise)."""
     last = nruns - 1
     for change in s.get("changes", []):
         if change["run"] == last:
@@ -173,8 +206,8 @@ def verdict(s, nruns):
     if s.get("latest") is None:
         return "not measured"
     if any(v["run"] == last and v.get("contended") for v in s["values"]):
-        return "contended"
-    return "no change"
+        return "contended, not judged"
+    return "not significant"
 
 
 def stable_ratio(s):
@@ -206,6 +239,33 @@ def chart_groups(machine):
     for s in sorted(machine["series"], key=series_order):
         groups.setdefault((s["op"], s["backend"]), []).append(s)
     return sorted(groups.items(), key=lambda kv: (cr.op_order(kv[0][0]), kv[0][1]))
+
+
+def series_label(s):
+    """A chart line's short name: 'np 2 8 B intra'."""
+    return (f"np {s['np']} {cr.human_bytes(s['bytes'])}"
+            + (f" {s['pair']}" if s.get("pair") else ""))
+
+
+def change_lines(series):
+    """{run: (commit, direction, label)}: one dashed line per run with a change on the chart,
+    red when any of its series regressed there; the label names the commit and each series
+    that changed there with its ratio ('feed7e1: np 2 8 B intra x1.100'), or their count past
+    MAX_LINE_SERIES."""
+    runs = {}
+    for s in series:
+        for c in s.get("changes", []):
+            runs.setdefault(c["run"], []).append((s, c))
+    lines = {}
+    for run, entries in runs.items():
+        direction = ("regression" if any(c["direction"] == "regression" for _, c in entries)
+                     else "improvement")
+        named = [series_label(s) + (f" x{fmt_ratio(c['ratio'])}" if c.get("ratio") else "")
+                 for s, c in entries]
+        what = ", ".join(named) if len(named) <= MAX_LINE_SERIES else f"{len(named)} points"
+        commit = entries[0][1]["commit"]
+        lines[run] = (commit, direction, f"{_short(commit)}: {what}")
+    return lines
 
 
 def chart_figure(machine, op, backend, series):
@@ -251,8 +311,7 @@ def chart_figure(machine, op, backend, series):
                 plain_values += [med[r], lo[r], hi[r]]
         unit = s.get("unit", "us")
         ref = f"1 = {fmt_value(base)} {unit}" if base else f"in {unit}, not normalised"
-        label = _mpl_text(f"np {s['np']} {cr.human_bytes(s['bytes'])}"
-                          + (f" {s['pair']}" if s.get("pair") else "") + f" ({ref})")
+        label = _mpl_text(f"{series_label(s)} ({ref})")
         # the line and band join the values that count (measured, not contended) across runs
         # without one; a run without a marker was not measured, or is a hollow contended marker
         ok = ~np.isnan(med) & ~contended
@@ -279,18 +338,12 @@ def chart_figure(machine, op, backend, series):
                 ax.plot(xs[where], ys[where] if y is None else np.full(where.sum(), y), marker,
                         linestyle="none", markersize=7, markerfacecolor="white",
                         markeredgecolor=color, clip_on=y is None)
-    changes = {}
-    for s in series:
-        for c in s.get("changes", []):
-            # one line per run; a regression anywhere at that run colours it red
-            old = changes.get(c["run"])
-            if old is None or c["direction"] == "regression":
-                changes[c["run"]] = (c["commit"], c["direction"])
+    changes = change_lines(series)
     trans = ax.get_xaxis_transform()
-    for run, (commit, direction) in sorted(changes.items()):
+    for run, (commit, direction, label) in sorted(changes.items()):
         color = DIRECTION_COLOR[direction]
         ax.axvline(run, color=color, linestyle="--", linewidth=1.3, gid=f"change-{run}")
-        ax.text(run - 0.12, 0.98, _mpl_text(_short(commit)), transform=trans, rotation=90,
+        ax.text(run - 0.12, 0.98, _mpl_text(label), transform=trans, rotation=90,
                 va="top", ha="right", fontsize=8, color=color)
     step = max(1, math.ceil(nruns / MAX_TICKS))
     ax.set_xticks(x[::step])
@@ -308,9 +361,9 @@ def chart_figure(machine, op, backend, series):
                               markerfacecolor="white"))
         labels.append(CONTENDED_TEXT)
     for direction in DIRECTIONS:
-        if any(d == direction for _, d in changes.values()):
+        if any(d == direction for _, d, _ in changes.values()):
             handles.append(Line2D([], [], linestyle="--", color=DIRECTION_COLOR[direction]))
-            labels.append(f"change point: {direction} (commit above the line)")
+            labels.append(f"change point: {direction} (commit: points that changed, ratio)")
     ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
               borderaxespad=0.0)
     return fig
@@ -353,16 +406,22 @@ window.addEventListener("load", function () {
 """
 
 
-def _fingerprint_value(value):
+# What an option without a value (null in the fingerprint) means, instead of a blank.
+UNSET_TEXT = {"iterations": "by size (comops' default)", "warmup": "by size (comops' default)"}
+
+
+def _fingerprint_value(value, key=None):
     if isinstance(value, dict):
         if not value:
             return "<em>none</em>"
-        items = "".join(f"<li><code>{_e(k)}</code> = {_fingerprint_value(v)}</li>"
+        items = "".join(f"<li><code>{_e(k)}</code> = {_fingerprint_value(v, k)}</li>"
                         for k, v in sorted(value.items(), key=lambda kv: str(kv[0])))
         return f"<ul>{items}</ul>"
     if isinstance(value, list):
         return _e(", ".join(str(v) for v in value))
-    text = "" if value is None else str(value)
+    if value is None or value == "":
+        return f"<em>{_e(UNSET_TEXT.get(key, 'not set'))}</em>"
+    text = str(value)
     flat = " ".join(text.split())
     if len(flat) <= LONG_TEXT and "\n" not in text.strip():
         return _e(flat)
@@ -389,7 +448,8 @@ def _changes_html(machine):
     if not by_run:
         return '<p class="no-changes">No change points in this history.</p>'
     out = ['<table class="changes"><tr><th>commit</th><th>date</th><th>point</th>'
-           "<th>direction</th><th>ratio [interval]</th><th>p</th></tr>"]
+           "<th>direction</th><th>before</th><th>after</th><th>ratio [interval]</th>"
+           "<th>p</th></tr>"]
     for run in sorted(by_run, reverse=True):  # newest first
         entries = by_run[run]
         span = f' rowspan="{len(entries)}"' if len(entries) > 1 else ""
@@ -401,8 +461,11 @@ def _changes_html(machine):
             if i == 0:
                 head = (f'<td class="commit"{span}>{_e(c["commit"])}</td>'
                         f'<td{span}>{_e(runs[run].get("date") or "")}</td>')
+            unit = _e(s.get("unit", "us"))
             out.append(f'<tr>{head}<td>{_e(point_name(s))}</td>'
                        f'<td class="{c["direction"]}">{c["direction"]}</td>'
+                       f'<td class="num">{fmt_value(c.get("before_median"))} {unit}</td>'
+                       f'<td class="num">{fmt_value(c.get("after_median"))} {unit}</td>'
                        f'<td class="num">{fmt_ratio(c.get("ratio"))}{interval}</td>'
                        f'<td class="num">{p}</td></tr>')
     out.append("</table>")
@@ -422,7 +485,7 @@ def _latest_html(machine):
                    f'<td class="num">{fmt_value(s.get("stable_median"))} {unit}</td>'
                    f'<td class="num">{fmt_ratio(stable_ratio(s))}</td>'
                    f'<td class="commit">{_e(since) if since else "–"}</td>'
-                   f'<td class="{word.replace(" ", "-")}">{word}</td></tr>')
+                   f'<td class="{VERDICT_CLASS[word]}">{word}</td></tr>')
     out.append("</table>")
     return "".join(out)
 
@@ -452,7 +515,8 @@ def _machine_html(m_index, machine):
             "runs before its first change point), so 1.10 is 10 % slower than that; the legend "
             "gives the value of 1. The band runs from the minimum to the maximum over "
             "repetitions; hollow markers are contended values; dashed vertical lines are change "
-            "points (red regression, green improvement) with their commit.</p>"]
+            "points (red regression, green improvement) labelled with their commit, the "
+            "points that changed there and their ratios.</p>"]
     for c_index, ((op, backend), group) in enumerate(chart_groups(machine)):
         png = _png(chart_figure(machine, op, backend, group))
         title = f"{op} - {backend}"
@@ -464,11 +528,44 @@ def _machine_html(m_index, machine):
     return "\n".join(out)
 
 
+def _ab_html(ab):
+    """The latest A/B job's section (scripts/ab_job.sh's ab.json), or where it would go."""
+    if ab is None:
+        return ('<section class="ab" id="ab"><h2>Latest A/B job</h2><p class="ab-missing">No '
+                "A/B result given (track.py report --ab DIR/ab.json, from scripts/ab_job.sh)."
+                "</p></section>")
+    points = sorted(ab["points"], key=lambda p: (not p["changed"], -(p.get("ratio") or 0)))
+    changed = sum(p["changed"] for p in points)
+    out = ['<section class="ab" id="ab"><h2>Latest A/B job</h2>',
+           f'<p class="ab-verdict">Verdict: <strong>{_e(ab["verdict"])}</strong>. Head '
+           f'<span class="commit">{_e(ab["head"])}</span> against base <span class="commit">'
+           f'{_e(ab["base"])}</span>, {ab["rounds"]} interleaved rounds, '
+           f'{ab["contended_rounds"]} contended rounds left out; {changed} of {len(points)} '
+           "points changed.</p>"]
+    if points:
+        out.append('<table class="ab"><tr><th>point</th><th>base</th><th>head</th>'
+                   "<th>ratio [interval]</th><th>verdict</th></tr>")
+        for p in points:
+            interval = (f" [{fmt_ratio(p['ci_low'])}, {fmt_ratio(p['ci_high'])}]"
+                        if p.get("ci_low") is not None and p.get("ci_high") is not None else "")
+            word, cls = (("changed", "regression" if (p.get("ratio") or 1) > 1 else
+                          "improvement") if p["changed"] else ("not significant",
+                                                               "not-significant"))
+            out.append(f"<tr><td>{_e(p['point'])}</td>"
+                       f'<td class="num">{fmt_value(p.get("before_us"))} us</td>'
+                       f'<td class="num">{fmt_value(p.get("after_us"))} us</td>'
+                       f'<td class="num">{fmt_ratio(p.get("ratio"))}{interval}</td>'
+                       f'<td class="{cls}">{word}</td></tr>')
+        out.append("</table>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
 def render(data):
     """The page as a string (check_data first)."""
     generated = data.get("generated") or ""
     machines = data["machines"]
-    body = [_machine_html(i, m) for i, m in enumerate(machines)]
+    body = [_ab_html(data.get("ab"))] + [_machine_html(i, m) for i, m in enumerate(machines)]
     if not machines:
         body.append('<p class="empty">No runs recorded.</p>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -531,12 +628,33 @@ def write_report(data, out_dir):
     return path
 
 
+def load_ab(path):
+    """The A/B verdict in path (scripts/ab_job.sh's DIR/ab.json), checked against its schema;
+    ReportError (one line naming the file) when it cannot be read or does not keep to it."""
+    shown = cr.show_path(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            ab = json.load(f)
+    except OSError as e:
+        raise ReportError(f"{shown}: {e.strerror or e}") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ReportError(f"{shown}: not JSON ({str(e).splitlines()[0]})") from None
+    try:
+        check_ab(ab, "the file" if not isinstance(ab, dict) else "ab.json")
+    except ReportError as e:
+        detail = str(e).replace("bad report data: ", "")
+        raise ReportError(f"{shown}: not an A/B verdict ({detail})") from None
+    return ab
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog=PROG, description="Writes the regression-tracking dashboard DIR/index.html from "
         "the data track.py report builds (saved as JSON), for debugging the page.")
     parser.add_argument("data", metavar="DATA.json")
     parser.add_argument("-o", "--out-dir", required=True, metavar="DIR")
+    parser.add_argument("--ab", metavar="AB.json", help="the latest A/B job's verdict "
+                        "(scripts/ab_job.sh's DIR/ab.json), shown at the top")
     args = parser.parse_args(argv)
     try:
         with open(args.data, encoding="utf-8") as f:
@@ -549,6 +667,10 @@ def main(argv=None):
               file=sys.stderr)
         return 2
     try:
+        if args.ab:
+            if not isinstance(data, dict):
+                raise ReportError("bad report data: the data is not an object")
+            data["ab"] = load_ab(args.ab)
         path = write_report(data, args.out_dir)
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -47,7 +47,7 @@ class CompareTest(helpers.TempDirTest):
         out = self.path("cmp.json")
         proc = run_script("compare.py", base, new, "--json", out, *args)
         verdicts = {}
-        if proc.returncode in (0, 1):
+        if proc.returncode in (0, 1, compare.NOTHING_JUDGED):
             with open(out) as f:
                 report = json.load(f)
             verdicts = {p["point"]: p["verdict"] for p in report["points"]}
@@ -269,12 +269,30 @@ class CompareTest(helpers.TempDirTest):
         self.assertEqual(self.report["counts"]["contended"], 1)
         self.assertEqual([p["contended_in"] for p in self.report["points"]],
                          ["baseline", "both", "new"])
-        # contended in both: never a failure, even 2x slower
-        proc, verdicts = self.compare(points({8: BASE_REPS}, extra={8: {"contended": True}}),
-                                      points({8: slow}, extra={8: {"contended": True}}))
+
+    def test_nothing_judged_when_every_point_is_contended_in_both(self):
+        slow = [1.5 * t for t in BASE_REPS]
+        both = {8: {"contended": True}, 64: {"contended": True}}
+        base, new = (points({8: BASE_REPS, 64: BASE_REPS}, extra=both),
+                     points({8: slow, 64: slow}, extra=both))
+        proc, verdicts = self.compare(base, new)
+        self.assertEqual(proc.returncode, compare.NOTHING_JUDGED, proc.stdout + proc.stderr)
+        self.assertEqual(compare.NOTHING_JUDGED, 4)
+        self.assertEqual(proc.stderr, "compare.py: nothing could be judged: 2 of 2 points "
+                         "contended in both runs, the others without a time; rerun on a quieter "
+                         "machine\n")
+        self.assertEqual(set(verdicts.values()), {"contended"})
+        self.assertEqual(self.report["exit_status"], 4)
+        self.assertEqual(self.report["points"][0]["ratio"], 1.5)
+        proc, _ = self.compare(base, new, "--report-only")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertTrue(proc.stderr.startswith("compare.py: nothing could be judged: 2 of 2 "))
+        self.assertTrue(proc.stderr.endswith(" (--report-only)\n"), proc.stderr)
+        # one point judged (contended in one run only): an ordinary verdict, exit 0
+        proc, verdicts = self.compare(
+            base, points({8: slow, 64: BASE_REPS}, extra={8: {"contended": True}}))
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertEqual(proc.stderr, "")
-        self.assertEqual(self.report["points"][0]["ratio"], 2.0)
 
     def test_header_says_what_differs_between_the_runs(self):
         base, new = self.write_pair(points({8: BASE_REPS}), points({8: BASE_REPS}))

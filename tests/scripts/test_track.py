@@ -145,6 +145,50 @@ class ChangePointUnitTest(unittest.TestCase):
         busy = [changepoint.Run(1.0, [1.0], contended=i > 1) for i in range(10)]
         self.assertEqual(changepoint.usable(busy), (list(range(10)), True))
 
+    def test_one_step_split_twice_is_merged_at_its_best_split(self):
+        # a 20 % step at 10, with two runs half-way: E-divisive alone may cut at 10 and 12
+        x = np.log([1.0] * 10 + [1.1, 1.1] + [1.2] * 10)
+        merged = changepoint.merge_close(x, [(10, 0.004), (12, 0.002)])
+        self.assertEqual(len(merged), 1)
+        self.assertIn(merged[0][0], (10, 11, 12))
+        self.assertEqual(merged[0][1], 0.002)
+        # an excursion up and back (opposite directions) stays two changes
+        y = np.log([1.0] * 10 + [1.3, 1.3] + [1.0] * 10)
+        self.assertEqual(changepoint.merge_close(y, [(10, 0.004), (12, 0.002)]),
+                         [(10, 0.004), (12, 0.002)])
+        # further apart than MERGE_GAP: two steps
+        z = np.log([1.0] * 8 + [1.1] * 6 + [1.2] * 8)
+        self.assertEqual(changepoint.merge_close(z, [(8, 0.004), (14, 0.002)]),
+                         [(8, 0.004), (14, 0.002)])
+
+    def test_holm_step_down(self):
+        # m = 4 tested: 0.001 <= 0.01/4, 0.003 <= 0.01/3, then 0.006 > 0.01/2 stops
+        self.assertEqual(changepoint.holm([0.006, 0.001, None, 0.003, 0.5], 0.01), {1, 3})
+        self.assertEqual(changepoint.holm([0.006, 0.001, None, 0.004, 0.5], 0.01), {1})
+        self.assertEqual(changepoint.holm([0.003, 0.003], 0.01), {0, 1})  # 0.003 <= 0.005
+        self.assertEqual(changepoint.holm([0.006, 0.2], 0.01), set())  # 0.006 > 0.01 / 2
+        self.assertEqual(changepoint.holm([None, None], 0.01), set())
+
+    def test_benjamini_hochberg_step_up(self):
+        # m = 4 tested: 0.004 <= 2 * 0.01 / 4, though 0.004 > 0.01 / 4 alone (step-up)
+        self.assertEqual(changepoint.benjamini_hochberg([0.004, None, 0.003, 0.5, 0.9], 0.01),
+                         ({0, 2}, 0.005))
+        self.assertEqual(changepoint.benjamini_hochberg([0.02, 0.5], 0.01), (set(), 0.0))
+        self.assertEqual(changepoint.benjamini_hochberg([None], 0.01), (set(), 0.0))
+        x = np.log([1.0, 1.01, 0.99] * 4 + [1.5, 1.49, 1.51] * 4)
+        self.assertEqual(changepoint.first_split_p(x, 0.01, 999), 1 / 1000)
+        self.assertEqual(changepoint.first_split_p(x[:3], 0.01), 1.0)  # no split of 2 + 2
+
+    def test_permutation_test_stops_early_but_keeps_its_level(self):
+        rng = np.random.default_rng(5)
+        noise = rng.normal(0, 0.05, 30)
+        self.assertEqual(changepoint.e_divisive(noise, alpha=0.001), [])
+        self.assertEqual(changepoint.permutations_for(0.001), 9999)
+        self.assertEqual(changepoint.permutations_for(0.05), changepoint.PERMUTATIONS)
+        step = np.concatenate([noise[:15], noise[15:] + 0.5])
+        (found,) = changepoint.e_divisive(step, alpha=0.001, rng=np.random.default_rng(1))
+        self.assertEqual(found, (15, 1 / 10000))  # every one of the 9999 permutations drawn
+
     def test_t_tail_matches_known_values(self):
         # Student's t upper tail: t = 2.228 at 10 df is the 97.5 % quantile
         self.assertAlmostEqual(changepoint._t_sf(2.228138852, 10), 0.025, places=7)
@@ -359,6 +403,43 @@ class TrackCheckTest(helpers.TempDirTest):
         self.assertIn("mpi/pingpong/np:2/bytes:8", text.stdout)
         self.assertTrue(text.stdout.strip().endswith("no significant regression"))
 
+    def test_one_step_is_one_change_across_points(self):
+        # the 8 B point steps at run 10, the 64 KiB one (noise) a run later: one change
+        db = self.history_of({8: [1.0] * 10 + [1.3] * 10,
+                              65536: [1.0] * 11 + [1.3] * 9})
+        proc = self.check(db, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertEqual([(c["commit"], c["regressions"]) for c in report["changes"]],
+                         [("c10", 2)])
+        by_bytes = {p["bytes"]: p for p in report["changes"][0]["points"]}
+        # the 64 KiB point measured at c10: its before segment runs 0-9, after 10-19
+        self.assertEqual(by_bytes[65536]["before_median"], 20.0)
+        self.assertAlmostEqual(by_bytes[65536]["after_median"], 26.0)
+        self.assertEqual(report["method"]["newest_run_alpha"], 0.01)
+        self.assertEqual(report["method"]["alpha"], 0.01)
+        text = self.check(db).stdout
+        self.assertIn("false alarms controlled per check, across its 2 points: splits by "
+                      "Benjamini-Hochberg at 0.01, newest run by Holm at 0.01 over the 2 points "
+                      "it could test", text)
+        self.assertEqual(text.count("change at commit"), 1)
+
+    def history_of(self, factors_by_bytes):
+        """A history whose 8 B and 64 KiB points follow their own factors."""
+        db = self.path("h.sqlite")
+        paths = []
+        n = len(factors_by_bytes[8])
+        for i in range(n):
+            jitter = [1.0 + 0.01 * ((i * 7 + k * 3) % 5 - 2) for k in range(5)]
+            doc = comops_doc(f"c{i:02d}", f"2026-11-{i + 1:02d}T00:00:00Z", 1.0, reps=jitter)
+            doc["results"] = [synth.row("mpi", "pingpong", 2, nbytes,
+                                        [(20 if nbytes else 1) * t * f[i] for t in jitter],
+                                        pair="intra", contended=False, cpu_stall_us=10)
+                              for nbytes, f in factors_by_bytes.items()]
+            paths.append(synth.write(self.path(f"run{i:02d}.json"), doc))
+        self.assertEqual(run_script("track.py", "add", *paths, "--db", db).returncode, 0)
+        return db
+
     def test_newest_commit_regression_exits_1(self):
         db = self.history([1.0] * 12 + [1.3], contended=(5,))
         proc = self.check(db)
@@ -520,8 +601,14 @@ class ReportDataTest(helpers.TempDirTest):
         (change,) = s["changes"]
         self.assertEqual((change["run"], change["commit"], change["direction"]),
                          (6, "c06", "regression"))
-        self.assertEqual(set(change), {"run", "commit", "direction", "ratio", "ci", "p_value"})
+        self.assertEqual(set(change), {"run", "commit", "direction", "ratio", "ci", "p_value",
+                                       "before_median", "after_median"})
         self.assertEqual(len(change["ci"]), 2)
+        # before and after: the medians of the two whole segments (runs 0-5 less the contended
+        # run 3, runs 6-11), and the ratio is theirs
+        self.assertEqual(change["before_median"], 1.0)
+        self.assertEqual(change["after_median"], 1.2)
+        self.assertAlmostEqual(change["ratio"], 1.2)
         self.assertEqual(s["stable_since_commit"], "c06")
         self.assertAlmostEqual(s["stable_median"], 1.2, delta=0.01)
         self.assertAlmostEqual(s["latest"], s["values"][-1]["median"])

@@ -50,16 +50,19 @@ def series(backend, op, np_, nbytes, pair, values, changes=(), latest=None, stab
 
 def fixture():
     step = {"run": 7, "commit": STEP_COMMIT, "direction": "regression", "ratio": 1.10,
-            "ci": [1.07, 1.13], "p_value": 0.002}
+            "ci": [1.07, 1.13], "p_value": 0.002, "before_median": 1.0, "after_median": 1.1}
     better = {"run": 11, "commit": LATEST, "direction": "improvement", "ratio": 0.8,
-              "ci": [0.75, 0.85], "p_value": 0.0004}
+              "ci": [0.75, 0.85], "p_value": 0.0004, "before_median": 400.0,
+              "after_median": 320.0}
     return {
         "generated": "2026-11-30T12:00:00Z",
         "machines": [{
             "id": "m1a2b3c",
             "fingerprint": {"cpu_model": "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz",
                             "cores": 2, "nodes": 1, "mpi_library": MPI_LIBRARY,
-                            "compiler": "GNU 12.2.0", "options": {"warmup": 2, "pin": "core"}},
+                            "compiler": "GNU 12.2.0",
+                            "options": {"warmup": 2, "pin": "core", "iterations": None,
+                                        "placement": None}},
             "runs": [{"commit": c, "date": f"2026-11-{i + 1:02d}T10:00:00Z"}
                      for i, c in enumerate(COMMITS)],
             "series": [
@@ -93,20 +96,35 @@ def fixture():
 
 
 LATEST_ROWS = [  # point, latest, stable median, ratio, stable since, verdict
-    ["mpi pingpong np 2 8 B (inter)", "2.5 us", "2.5 us", "1.000", COMMITS[0], "no change"],
-    ["mpi pingpong np 2 8 B (intra)", "1.1 us", "1.1 us", "1.000", STEP_COMMIT, "no change"],
-    ["mpi pingpong np 2 64 KiB (intra)", "10 us", "10 us", "1.000", COMMITS[0], "no change"],
-    ["shm broadcast np 4 1 MiB", "1500 us", "1500 us", "1.000", COMMITS[0], "contended"],
+    ["mpi pingpong np 2 8 B (inter)", "2.5 us", "2.5 us", "1.000", COMMITS[0],
+     "not significant"],
+    ["mpi pingpong np 2 8 B (intra)", "1.1 us", "1.1 us", "1.000", STEP_COMMIT,
+     "not significant"],
+    ["mpi pingpong np 2 64 KiB (intra)", "10 us", "10 us", "1.000", COMMITS[0],
+     "not significant"],
+    ["shm broadcast np 4 1 MiB", "1500 us", "1500 us", "1.000", COMMITS[0],
+     "contended, not judged"],
     ["swcc reduce-max np 2 800 KiB", "– us", "200 us", "–", COMMITS[0], "not measured"],
     ["swcc reduce-max np 4 800 KiB", "320 us", "400 us", "0.800", COMMITS[0], "improvement"],
 ]
-CHANGE_ROWS = [  # commit, date, point, direction, ratio [interval], p; newest first
-    [LATEST, "2026-11-12T10:00:00Z", "swcc reduce-max np 4 800 KiB", "improvement",
-     "0.800 [0.750, 0.850]", "0.0004"],
+CHANGE_ROWS = [  # commit, date, point, direction, before, after, ratio [interval], p
+    [LATEST, "2026-11-12T10:00:00Z", "swcc reduce-max np 4 800 KiB", "improvement", "400 us",
+     "320 us", "0.800 [0.750, 0.850]", "0.0004"],
     [STEP_COMMIT, "2026-11-08T10:00:00Z", "mpi pingpong np 2 8 B (intra)", "regression",
-     "1.100 [1.070, 1.130]", "0.002"],
-]
+     "1 us", "1.1 us", "1.100 [1.070, 1.130]", "0.002"],
+]  # newest first
 CHART_TITLES = ["pingpong - mpi", "broadcast - shm", "reduce-max - swcc"]
+AB = {"verdict": "regression in 1 point", "base": "0a11ce0", "head": "b4cc79b", "rounds": 10,
+      "contended_rounds": 2, "extra": "ignored",
+      "points": [{"point": "mpi/pingpong/np:2/bytes:8", "before_us": 1.0, "after_us": 1.06,
+                  "ratio": 1.06, "ci_low": 1.03, "ci_high": 1.09, "changed": True},
+                 {"point": "shm-direct/broadcast/np:2/bytes:65536", "before_us": 12.0,
+                  "after_us": 15.6, "ratio": 1.3, "ci_low": 0.8, "ci_high": 2.1,
+                  "changed": False}]}
+AB_ROWS = [  # point, base, head, ratio [interval], verdict: changed first
+    ["mpi/pingpong/np:2/bytes:8", "1 us", "1.06 us", "1.060 [1.030, 1.090]", "changed"],
+    ["shm-direct/broadcast/np:2/bytes:65536", "12 us", "15.6 us", "1.300 [0.800, 2.100]",
+     "not significant"]]
 HOSTILE = '<script>alert("x")</script> & $\\frac{'
 
 
@@ -205,7 +223,8 @@ class PageContentTest(helpers.TempDirTest):
     def test_change_points_listed_newest_first(self):
         page = self.fixture_page()
         head, *rows = page.tables["changes"]
-        self.assertEqual(head, ["commit", "date", "point", "direction", "ratio [interval]", "p"])
+        self.assertEqual(head, ["commit", "date", "point", "direction", "before", "after",
+                                "ratio [interval]", "p"])
         self.assertEqual(rows, CHANGE_ROWS)
 
     def test_several_points_at_one_commit_share_its_cell(self):
@@ -216,8 +235,9 @@ class PageContentTest(helpers.TempDirTest):
         _, *rows = self.write(data).tables["changes"]
         self.assertEqual(rows[1:], [
             [STEP_COMMIT, "2026-11-08T10:00:00Z", "mpi pingpong np 2 8 B (inter)",
-             "regression", "1.200", "–"],
-            ["mpi pingpong np 2 8 B (intra)", "regression", "1.100 [1.070, 1.130]", "0.002"]])
+             "regression", "– us", "– us", "1.200", "–"],
+            ["mpi pingpong np 2 8 B (intra)", "regression", "1 us", "1.1 us",
+             "1.100 [1.070, 1.130]", "0.002"]])
 
     def test_fingerprint_long_mpi_library_folds(self):
         page = self.fixture_page()
@@ -230,6 +250,10 @@ class PageContentTest(helpers.TempDirTest):
         self.assertTrue(rows["mpi_library"].startswith(flat[:track_report.LONG_TEXT - 1] + "…"))
         self.assertIn(MPI_LIBRARY.strip(), rows["mpi_library"])
         self.assertIn("pin = core", rows["options"])
+        # an option without a value says what that means, never a blank
+        # (the cell's text: its <li> items, each key = value, joined)
+        self.assertEqual(rows["options"], "iterations = by size (comops' default)"
+                         "pin = coreplacement = not setwarmup = 2")
 
     def test_summary_and_regression_alert(self):
         text = " ".join("".join(self.fixture_page().text).split())
@@ -285,6 +309,29 @@ class PageContentTest(helpers.TempDirTest):
         self.assertIn("by scripts/track.py report; 2 machine fingerprints.", text)
         self.assertIn("12 runs, from 0a11ce0 to b4cc79b (2026-11-12T10:00:00Z); 1 point.", text)
 
+    def test_ab_verdict_at_the_top(self):
+        data = fixture()
+        data["ab"] = json.loads(json.dumps(AB))
+        path = track_report.write_report(data, self.path("report"))
+        with open(path, encoding="utf-8") as f:
+            raw = f.read()
+        page = Page(raw)
+        head, *rows = page.tables["ab"]
+        self.assertEqual(head, ["point", "base", "head", "ratio [interval]", "verdict"])
+        self.assertEqual(rows, AB_ROWS)
+        text = " ".join("".join(page.text).split())
+        self.assertIn("Verdict: regression in 1 point. Head b4cc79b against base 0a11ce0, 10 "
+                      "interleaved rounds, 2 contended rounds left out; 1 of 2 points changed.",
+                      text)
+        # at the top: before the first machine's section
+        self.assertLess(raw.index('<section class="ab"'), raw.index('<section class="machine"'))
+
+    def test_without_ab_the_place_says_how_to_fill_it(self):
+        text = " ".join("".join(self.fixture_page().text).split())
+        self.assertIn("No A/B result given (track.py report --ab DIR/ab.json, from "
+                      "scripts/ab_job.sh).", text)
+        self.assertNotIn("ab", self.fixture_page().tables)
+
     def test_empty_history(self):
         page = self.write({"generated": "x", "machines": []})
         self.assertIn("No runs recorded.", "".join(page.text))
@@ -310,7 +357,7 @@ class ChartFigureTest(unittest.TestCase):
         self.assertEqual(legend, [
             "np 2 8 B inter (1 = 2.5 us)", "np 2 8 B intra (1 = 1 us)",
             "np 2 64 KiB intra (1 = 10 us)", track_report.BAND_TEXT,
-            track_report.CONTENDED_TEXT, "change point: regression (commit above the line)"])
+            track_report.CONTENDED_TEXT, "change point: regression (commit: points that changed, ratio)"])
         lines = {line.get_label(): line for line in ax.get_lines()}
         step = lines["np 2 8 B intra (1 = 1 us)"].get_ydata()
         self.assertEqual([round(y, 6) for y in step], [1.0] * 7 + [1.1] * 5)
@@ -321,7 +368,8 @@ class ChartFigureTest(unittest.TestCase):
         changes = [line for line in ax.get_lines() if (line.get_gid() or "").startswith("change")]
         self.assertEqual([line.get_gid() for line in changes], ["change-7"])
         self.assertEqual(list(changes[0].get_xdata()), [7, 7])
-        self.assertIn(STEP_COMMIT, [t.get_text() for t in ax.texts])
+        # the change line names its commit, the series that changed there and the ratio
+        self.assertEqual([t.get_text() for t in ax.texts], [f"{STEP_COMMIT}: np 2 8 B intra x1.100"])
         ticks = [t.get_text() for t in ax.get_xticklabels()]
         self.assertEqual(ticks, COMMITS)
         # the contended 3x value is above the axis: drawn as a triangle on its top edge
@@ -335,7 +383,7 @@ class ChartFigureTest(unittest.TestCase):
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         self.assertEqual(legend, [
             "np 2 800 KiB (1 = 200 us)", "np 4 800 KiB (1 = 400 us)", track_report.BAND_TEXT,
-            "change point: improvement (commit above the line)"])
+            "change point: improvement (commit: points that changed, ratio)"])
         lines = {line.get_label(): line for line in ax.get_lines()}
         self.assertEqual([round(y, 6) for y in lines["np 4 800 KiB (1 = 400 us)"].get_ydata()],
                          [1.0] * 11 + [0.8])
@@ -394,6 +442,37 @@ class RefusalTest(helpers.TempDirTest):
                 self.assertEqual(str(ctx.exception), message)
         self.assertFalse(os.path.exists(self.path("out")))
 
+    def test_ab_file_off_schema(self):
+        cases = [("[]", "not an A/B verdict (the file is not an object)"),
+                 ("{", "not JSON"),
+                 (json.dumps(dict(AB, rounds="ten")),
+                  "not an A/B verdict (ab.json.rounds is not a non-negative integer)"),
+                 (json.dumps(dict(AB, points=[dict(AB["points"][0], changed="yes")])),
+                  "not an A/B verdict (ab.json.points[0].changed is not true or false)"),
+                 (json.dumps({k: v for k, v in AB.items() if k != "head"}),
+                  "not an A/B verdict (ab.json.head is not a string)")]
+        with open(self.path("data.json"), "w") as f:
+            json.dump(fixture(), f)
+        for text, message in cases:
+            with self.subTest(message=message):
+                with open(self.path("ab.json"), "w") as f:
+                    f.write(text)
+                with self.assertRaises(track_report.ReportError) as ctx:
+                    track_report.load_ab(self.path("ab.json"))
+                self.assertTrue(str(ctx.exception).startswith(
+                    f"{self.path('ab.json')}: {message}"), str(ctx.exception))
+                proc = run_script("track_report.py", self.path("data.json"), "-o",
+                                  self.path("out"), "--ab", self.path("ab.json"))
+                self.assertOneLineError(proc, "track_report.py: error: ", message)
+                proc = run_script("track.py", "report", "--db", self.path("none.sqlite"), "-o",
+                                  self.path("out"), "--ab", self.path("ab.json"))
+                self.assertOneLineError(proc, "track.py: error: ", message)
+        self.assertFalse(os.path.exists(self.path("out")))
+        with self.assertRaises(track_report.ReportError) as ctx:
+            track_report.load_ab(self.path("missing.json"))
+        self.assertEqual(str(ctx.exception), f"{self.path('missing.json')}: No such file or "
+                         "directory")
+
     def test_without_matplotlib(self):
         with mock.patch.object(track_report.importlib.util, "find_spec", return_value=None):
             with self.assertRaises(track_report.ReportError) as ctx:
@@ -439,13 +518,17 @@ class AtomicWriteTest(helpers.TempDirTest):
     def test_cli_writes_the_page(self):
         with open(self.path("data.json"), "w") as f:
             json.dump(fixture(), f)
+        with open(self.path("ab.json"), "w") as f:
+            json.dump(AB, f)
         proc = run_script("track_report.py", self.path("data.json"), "-o",
-                          self.path("new", "dir"))
+                          self.path("new", "dir"), "--ab", self.path("ab.json"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(proc.stdout, self.path("new", "dir", "index.html") + "\n")
         self.assertEqual(proc.stderr, "")
         with open(self.path("new", "dir", "index.html"), encoding="utf-8") as f:
-            self.assertEqual(len(Page(f.read()).images), 3)
+            page = Page(f.read())
+        self.assertEqual(len(page.images), 3)
+        self.assertEqual(page.tables["ab"][1:], AB_ROWS)
 
 
 # -- the page in a real browser -------------------------------------------------------------------
@@ -484,7 +567,9 @@ class BrowserTest(unittest.TestCase):
     def setUpClass(cls):
         cls._tmp = tempfile.TemporaryDirectory(prefix="comops-browser-")
         cls.tmp = cls._tmp.name
-        cls.page = track_report.write_report(fixture(), os.path.join(cls.tmp, "report"))
+        data = fixture()
+        data["ab"] = AB
+        cls.page = track_report.write_report(data, os.path.join(cls.tmp, "report"))
         cls.url = cls.page.resolve().as_uri()
 
     @classmethod
@@ -515,7 +600,11 @@ class BrowserTest(unittest.TestCase):
         self.assertEqual(page.captions, CHART_TITLES)
         _, *rows = page.tables["changes"]
         self.assertEqual([r[0] for r in rows], [LATEST, STEP_COMMIT])
-        self.assertEqual(rows[1][3], "regression")
+        self.assertEqual(rows[1][3:6], ["regression", "1 us", "1.1 us"])
+        self.assertEqual(page.tables["ab"][1:], AB_ROWS)
+        verdicts = [r[-1] for r in page.tables["latest"][1:]]
+        self.assertNotIn("no change", verdicts)
+        self.assertEqual(verdicts.count("not significant"), 3)
 
 
 if __name__ == "__main__":

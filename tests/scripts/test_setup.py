@@ -23,7 +23,7 @@ OPENMPI_ALTERNATIVES = {"mpi": "/usr/bin/mpicc.openmpi", "mpirun": "/usr/bin/mpi
                         "mpi-x86_64-linux-gnu": "/usr/lib/x86_64-linux-gnu/openmpi/include"}
 MPICH_PACKAGES = ("build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev "
                   "libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev "
-                  "libbenchmark-tools python3-matplotlib python3-scipy rumur iproute2 procps "
+                  "libbenchmark-tools python3-matplotlib python3-scipy python3-numpy rumur iproute2 procps "
                   "util-linux clang slurmctld slurmd slurm-client munge chromium").split()
 
 # Each stub appends "NAME ARGS" to $STUB/calls and reads its state from files in $STUB.
@@ -166,8 +166,8 @@ class SetupScriptTest(helpers.TempDirTest):
         self.assertIn("setup.sh: installing " + " ".join(MPICH_PACKAGES), proc.stderr)
         self.assertEqual(self.calls("apt-get"), [
             "apt-get update -qq --error-on=any",
-            "apt-get install -y -qq " + " ".join(MPICH_PACKAGES[:17]),
-            "apt-get install -y -qq --no-install-recommends " + " ".join(MPICH_PACKAGES[17:])])
+            "apt-get install -y -qq " + " ".join(MPICH_PACKAGES[:18]),
+            "apt-get install -y -qq --no-install-recommends " + " ".join(MPICH_PACKAGES[18:])])
         self.assertEqual(self.alternatives(), MPICH_ALTERNATIVES)
         self.assertEqual([c for c in self.calls("update-alternatives") if "--set" in c], [])
         self.assertEqual([f for f in os.listdir(self.tmp) if f.startswith("comops-setup")], [])

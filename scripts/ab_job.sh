@@ -22,7 +22,7 @@ DIR/ab.json the verdict (docs/regression.md documents both).
 Options:
   --base REV          the base commit (default HEAD~1, the previous commit)
   --head REV          the head commit (default: the working tree, built in --head-build)
-  --rounds K          rounds (default 16; with 12 points at alpha 0.01 a point needs >= 12 pairs
+  --rounds K          rounds (default 16; with 18 points at alpha 0.01 a point needs >= 12 pairs
                       to be flagged at all)
   --gate              exit 1 when a point changed, 4 when nothing could be judged
   --out DIR           where the rounds, logs, ab.json and ab.txt go (default build/ab)

@@ -21,7 +21,7 @@ bounds the chance of any false alarm in a job (the family-wise error), which is 
 means; Benjamini-Hochberg bounds the expected share of false ones among the points flagged, which
 lets more through once one point really changed. A point with fewer than 3 pairs is not judged.
 With n pairs the smallest p is 2 / 2^n, so a point can be flagged at all only when
-2 / 2^n <= alpha / points (12 points at alpha 0.01: n >= 12).
+2 / 2^n <= alpha / points (the CI sweep's 18 points at alpha 0.01: n >= 12).
 
 Output: one line per changed point (before, after, ratio and its interval), then one verdict line,
 on stdout; with --out DIR also DIR/ab.txt (every point, then those lines) and DIR/ab.json.

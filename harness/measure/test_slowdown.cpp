@@ -41,7 +41,7 @@ std::optional<Slowdown> parse_slowdown(const char* text) {
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
   const auto bad = [&] {
-    return UsageError(
+    return RuntimeError(
         fmt::format("{}={}: expected BACKEND:OP:BYTES:FRACTION, e.g. "
                     "mpi:pingpong:8:0.05",
                     kVariable, text));

@@ -12,7 +12,7 @@ namespace comops {
 /// `factory` as given; in a build with COMOPS_TEST_SLOWDOWN=ON, when the environment variable
 /// COMOPS_TEST_SLOWDOWN=BACKEND:OP:BYTES:FRACTION (for example mpi:pingpong:8:0.05) names this
 /// point (backend label, op name, size with K/M suffixes), a factory whose instances busy-wait
-/// FRACTION of the time their calls took on every participant. Throws UsageError on a malformed
+/// FRACTION of the time their calls took on every participant. Throws RuntimeError on a malformed
 /// variable (test builds only).
 OpFactory with_test_slowdown(OpFactory factory, const std::string& backend, const Args& args);
 

@@ -33,6 +33,7 @@ line on stderr: a missing or unpaired round, a file that is not comops results, 
 """
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -62,24 +63,41 @@ def ratio_of_medians(base, head):
     return float(np.median(head) / np.median(base))
 
 
-def swap_patterns(n, rng):
+@functools.lru_cache(maxsize=None)
+def all_swaps(n):
+    """Every swap pattern of n pairs, one boolean row each, the identity first (read-only)."""
+    codes = np.arange(2 ** n, dtype=np.int64)
+    rows = ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
+    rows.flags.writeable = False
+    return rows
+
+
+def swap_patterns(n, rng, draws=PERMUTATION_DRAWS):
     """Boolean rows, one per swap pattern of n pairs (True: swap base and head of that pair): all
-    2^n for n <= EXACT_MAX_PAIRS, the first row the identity; else the identity and
-    PERMUTATION_DRAWS drawn rows."""
+    2^n for n <= EXACT_MAX_PAIRS, the first row the identity; else the identity and `draws`
+    drawn rows."""
     if n <= EXACT_MAX_PAIRS:
-        codes = np.arange(2 ** n, dtype=np.int64)
-        return ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
-    drawn = rng.random((PERMUTATION_DRAWS, n)) < 0.5
+        return all_swaps(n)
+    drawn = rng.random((draws, n)) < 0.5
     return np.vstack([np.zeros((1, n), dtype=bool), drawn])
 
 
-def permutation_p(base, head, rng):
-    """Two-sided p of the paired permutation test of the log ratio of medians."""
+def row_medians(values):
+    """The median of each row of a 2-D array."""
+    ordered = np.sort(values, axis=1)
+    n = ordered.shape[1]
+    return (ordered[:, (n - 1) // 2] + ordered[:, n // 2]) / 2
+
+
+def permutation_p(base, head, rng, swaps=None):
+    """Two-sided p of the paired permutation test of the log ratio of medians (over `swaps`, by
+    default swap_patterns)."""
     b, h = np.asarray(base, float), np.asarray(head, float)
-    swaps = swap_patterns(len(b), rng)
+    if swaps is None:
+        swaps = swap_patterns(len(b), rng)
     new_b = np.where(swaps, h, b)
     new_h = np.where(swaps, b, h)
-    stats = np.abs(np.log(np.median(new_h, axis=1) / np.median(new_b, axis=1)))
+    stats = np.abs(np.log(row_medians(new_h) / row_medians(new_b)))
     observed = stats[0]
     return float(np.mean(stats >= observed * (1 - 1e-12)))
 

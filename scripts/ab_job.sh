@@ -56,10 +56,10 @@ base_ref=HEAD~1
 head_ref=""
 rounds=16
 gate=()
-out=build/ab
+out=""
 alpha=0.01
 sweep="--backend=mpi,shm --op=pingpong,broadcast,reduce --sizes=8,64K --np-bytes=64K -r 5"
-head_build=build
+head_build=""
 base_build=""
 cmake_args=()
 head_env=()
@@ -95,6 +95,10 @@ for arg in $sweep; do
 done
 
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || die "not inside a git repository"
+# The folders given are the caller's (relative to where it runs); the defaults are the repository's.
+out=$(realpath -m "${out:-$repo/build/ab}")
+head_build=$(realpath -m "${head_build:-$repo/build}")
+[[ -z $base_build ]] || base_build=$(realpath -m "$base_build")
 cd "$repo"
 base_sha=$(git rev-parse --verify --quiet "$base_ref^{commit}") || die "--base $base_ref is not a commit"
 if [[ -n $head_ref ]]; then
@@ -108,7 +112,6 @@ base_name=$(git rev-parse --short "$base_sha")
 [[ -z $base_build || -x $base_build/comops ]] || die "--base-build $base_build has no comops"
 
 mkdir -p "$out/rounds" || die "cannot make $out" 3
-out=$(cd "$out" && pwd)
 rm -f "$out"/rounds/*.json "$out"/ab.json "$out"/ab.txt
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/comops-ab.XXXXXX")
 cleanup() {

@@ -142,6 +142,13 @@ def overall(rounds, slowed):
             "pairs": len(slow["base"]), "contended_rows": flags, "rows": rows}
 
 
+def null_spread(rounds):
+    """{point: sd of log(b / a) over the rounds, contended pairs kept}: the round-to-round noise
+    a job's test works against."""
+    return {n: float(np.std(np.log(np.array(e["head"]) / np.array(e["base"]))))
+            for n, e in sorted(job_points(rounds, "a", "b", True).items()) if len(e["base"]) > 1}
+
+
 def run_seconds(rounds):
     """The median time of one run (s), from the start times of consecutive runs."""
     starts = sorted(s for r in rounds for s in r["start_s"].values() if s)
@@ -157,7 +164,7 @@ def analyze(path, out, ks, jobs, alpha, slowed, seed):
     loads = [v for r in rounds for v in r["load1"].values() if v is not None]
     doc = {"rounds": len(rounds), "alpha": alpha, "slowed_point": slowed,
            "run_s": per_run, "load1": {"median": float(np.median(loads)), "max": max(loads)},
-           "overall": overall(rounds, slowed), "by_k": []}
+           "overall": overall(rounds, slowed), "null_log_sd": null_spread(rounds), "by_k": []}
     for k in ks:
         disjoint, drawn = groups(len(rounds), k, jobs, rng)
         entry = {"k": k, "job_runs_s": per_run * 2 * k if per_run else None,

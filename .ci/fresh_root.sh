@@ -4,6 +4,7 @@
 #   fresh_root_make DIR CHECKOUT   make the root in DIR (absent or empty) with CHECKOUT cloned
 #   fresh_root_run DIR COMMAND     run COMMAND (one bash -c string) as root in /root/comops,
 #                                  with a login's minimal environment; returns its exit status
+#   fresh_root_share_ccache DIR    ccache and ninja inside, this machine's ccache folder shared
 #   fresh_root_remove DIR          end every process inside, unmount, delete (safe to repeat)
 
 # The apt sources files of Debian's own archive on this machine (the ones signed by Debian's
@@ -60,6 +61,19 @@ fresh_root_run() {
   chroot "$dir" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb \
     LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash -c "cd /root/comops && $command" </dev/null
+}
+
+# ccache and ninja installed inside, and this machine's ccache folder (when it has ccache) bound at
+# the root's, so that a build inside (the A/B job's base) reuses what this machine compiled: the
+# root is made from the same apt sources, so its compiler and headers are the same.
+fresh_root_share_ccache() {
+  local dir=$1 cache
+  fresh_root_run "$dir" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache ninja-build >/dev/null" ||
+    { echo "fresh_root: error: cannot install ccache and ninja-build" >&2; return 1; }
+  command -v ccache >/dev/null || return 0
+  cache=$(ccache --get-config cache_dir) || return 1
+  mkdir -p "$cache" "$dir/root/.cache/ccache"
+  mount --bind "$cache" "$dir/root/.cache/ccache"
 }
 
 # The processes whose root directory is DIR (or below it).

@@ -32,7 +32,7 @@ if [[ $mpi != mpich && $mpi != openmpi ]]; then
 fi
 packages=(build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev libcli11-dev
           nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev libbenchmark-tools
-          python3-matplotlib python3-scipy python3-yaml rumur)
+          python3-matplotlib python3-scipy python3-yaml python3-numpy rumur)
 [[ $mpi == openmpi ]] && packages+=(openmpi-bin libopenmpi-dev)
 # The simulated cluster (clang compiles its delay and loss program) and its Slurm (tests labelled
 # cluster and slurm), without Recommends: those would add

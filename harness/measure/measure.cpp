@@ -14,6 +14,7 @@
 
 #include "harness/machine/noise.hpp"
 #include "harness/machine/steal.hpp"
+#include "harness/measure/test_slowdown.hpp"
 #include "harness/ops/op_binder.hpp"
 #include "harness/ops/op_descriptors.hpp"
 #include "harness/ops/op_queries.hpp"
@@ -476,7 +477,7 @@ int warmup_for(int iterations) { return std::max(2, iterations / 10); }
 
 PointResult measure_point(Backend& backend, const Args& args, const MeasureOptions& opt,
                           const Pinning& pinning, const Placement& placement) {
-  const OpFactory factory = bind_op(backend, args.op);
+  const OpFactory factory = with_test_slowdown(bind_op(backend, args.op), backend.label(), args);
   if (!factory)
     throw UsageError(
         fmt::format("backend {} does not implement {}", backend.label(), op_name(args.op)));

@@ -23,7 +23,7 @@ OPENMPI_ALTERNATIVES = {"mpi": "/usr/bin/mpicc.openmpi", "mpirun": "/usr/bin/mpi
                         "mpi-x86_64-linux-gnu": "/usr/lib/x86_64-linux-gnu/openmpi/include"}
 MPICH_PACKAGES = ("build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev "
                   "libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev "
-                  "libbenchmark-tools python3-matplotlib python3-scipy python3-yaml rumur "
+                  "libbenchmark-tools python3-matplotlib python3-scipy python3-yaml python3-numpy rumur "
                   "iproute2 procps "
                   "util-linux clang slurmctld slurmd slurm-client munge chromium").split()
 

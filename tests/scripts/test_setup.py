@@ -23,9 +23,12 @@ OPENMPI_ALTERNATIVES = {"mpi": "/usr/bin/mpicc.openmpi", "mpirun": "/usr/bin/mpi
                         "mpi-x86_64-linux-gnu": "/usr/lib/x86_64-linux-gnu/openmpi/include"}
 MPICH_PACKAGES = ("build-essential cmake pkg-config git mpich libmpich-dev hwloc libhwloc-dev "
                   "libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev "
-                  "libbenchmark-tools python3-matplotlib python3-scipy python3-yaml python3-numpy rumur "
+                  "libbenchmark-tools python3-matplotlib python3-scipy python3-yaml python3-numpy "
+                  "rumur "
                   "iproute2 procps "
                   "util-linux clang slurmctld slurmd slurm-client munge chromium").split()
+# The packages from here on are installed without their recommends (setup.sh's lean list).
+LEAN_FROM = MPICH_PACKAGES.index("iproute2")
 
 # Each stub appends "NAME ARGS" to $STUB/calls and reads its state from files in $STUB.
 STUBS = {
@@ -167,8 +170,8 @@ class SetupScriptTest(helpers.TempDirTest):
         self.assertIn("setup.sh: installing " + " ".join(MPICH_PACKAGES), proc.stderr)
         self.assertEqual(self.calls("apt-get"), [
             "apt-get update -qq --error-on=any",
-            "apt-get install -y -qq " + " ".join(MPICH_PACKAGES[:18]),
-            "apt-get install -y -qq --no-install-recommends " + " ".join(MPICH_PACKAGES[18:])])
+            "apt-get install -y -qq " + " ".join(MPICH_PACKAGES[:LEAN_FROM]),
+            "apt-get install -y -qq --no-install-recommends " + " ".join(MPICH_PACKAGES[LEAN_FROM:])])
         self.assertEqual(self.alternatives(), MPICH_ALTERNATIVES)
         self.assertEqual([c for c in self.calls("update-alternatives") if "--set" in c], [])
         self.assertEqual([f for f in os.listdir(self.tmp) if f.startswith("comops-setup")], [])

@@ -79,25 +79,17 @@ inline bool Dsm<B>::hit_write(int home, std::uint64_t off, const void* src, std:
 template <std::size_t B>
 template <bool W>
 [[gnu::noinline]] std::uint8_t* Dsm<B>::remember(int home, std::uint64_t off, std::size_t len) {
-  std::uint8_t* p;
   if (home == me_) {
     if (__builtin_expect(!inside_segment(off, len, segment_bytes_), 0))
       refuse_pointer(W ? "write" : "read", home, off, len);
-    DirRow& row = e_.dir().row(home);
-    if (!row.empty()) {
-      if (cached_ && crosses_block(off, len, B)) return nullptr;
-      const Entry* en = row.find(off >> kShift);
-      if (!(W ? home_hit_write(en, me_) : home_hit_read(en, me_))) return nullptr;
-    }
-    p = seg_ + off;
+    if (cached_ && crosses_block(off, len, B) && !e_.dir().row(home).empty()) return nullptr;
   } else {
     if (__builtin_expect(static_cast<unsigned>(home) >= static_cast<unsigned>(ranks_), 0))
       refuse_pointer(W ? "write" : "read", home, off, len);
-    if (!cached_ || crosses_block(off, len, B)) return nullptr;
-    Entry* en = e_.dir().row(home).find(off >> kShift);
-    if (!(W ? cache_hit_write(en) : cache_hit_read(en))) return nullptr;
-    p = en->data + (off & (B - 1));
+    if (cached_ && crosses_block(off, len, B)) return nullptr;
   }
+  std::uint8_t* p = W ? writable(home, off) : readable(home, off);
+  if (!p) return nullptr;
   const Engine::HitMemo m{static_cast<std::uint32_t>(home), off & ~std::uint64_t{B - 1},
                           p - (off & (B - 1))};
   if constexpr (W) e_.write_memo() = m;

@@ -101,10 +101,10 @@ TEST(Cli, ShortSweepWritesEveryOutput) {
 
   const auto doc = nlohmann::json::parse(slurp(dir / "results.json"));
   EXPECT_EQ(doc["comops_format"], 1);
-  for (const char* key : {"date", "host", "git_sha", "comops_version", "mpi_library", "compiler",
-                          "options", "topology", "bindings", "oversubscribed", "limits",
-                          "cpu_idle_share", "psi_available", "cpu_stall_source", "cpu_steal_source",
-                          "world_size"})
+  for (const char* key :
+       {"date", "host", "git_sha", "comops_version", "mpi_library", "compiler", "options",
+        "topology", "bindings", "oversubscribed", "limits", "cpu_idle_share", "psi_available",
+        "cpu_stall_source", "cpu_steal_source", "world_size"})
     EXPECT_TRUE(doc["context"].contains(key)) << key;
   // The library comops was built against (MPI_Get_library_version), MPICH or Open MPI.
   const std::string library = doc["context"]["mpi_library"].get<std::string>();

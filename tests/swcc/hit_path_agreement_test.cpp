@@ -72,7 +72,8 @@ TEST(SwccHitPathAgreement, CachedCopiesAgreeWithCacheAccess) {
   }
 }
 
-// remember<true> (a write) fills the read memo too: that is right only if every writable entry is readable.
+// remember<true> (a write) fills the read memo too: that is right only if every writable entry is
+// readable.
 TEST(SwccHitPathAgreement, EveryWriteHitIsAlsoAReadHit) {
   for (State s : kStates)
     for (int owner : {-1, kMe, kOther}) {

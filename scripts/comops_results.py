@@ -46,7 +46,7 @@ def _brief(value, limit=40):
 MAX_INT = 2 ** 53
 # Optional numbers of a row (absent or null allowed), all >= 0.
 ROW_NUMBERS = ("bw_GBps", "rate_GBps", "latency_us", "memcpy_GBps", "cpu_stall_us",
-               "cpu_stall_window_us", "aggregate_GBps")
+               "cpu_stall_window_us", "cpu_steal_us", "cpu_steal_window_us", "aggregate_GBps")
 ROW_FLAGS = ("oversubscribed", "contended")
 
 

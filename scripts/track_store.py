@@ -6,8 +6,11 @@ Schema (one file, default results/history.sqlite):
   runs(id, hash, machine, commit_sha, date, kind, host, file, added)
                                    hash: of the run's content, unique (a run is stored once)
   points(run, backend, op, np, bytes, pair, unit, median, reps, cpu_stall_us, contended,
-         oversubscribed, wrong)    reps: JSON list of the repetition times; pair "" when none
-Every add is one transaction: all of its files or none.
+         oversubscribed, wrong, cpu_steal_us)
+                                   reps: JSON list of the repetition times; pair "" when none;
+                                   cpu_steal_us: CPU time the hypervisor took (/proc/stat steal)
+Every add is one transaction: all of its files or none. A database of schema 1 (no
+cpu_steal_us) is upgraded by the first add; read as it is, its points have no steal (None).
 """
 
 import json
@@ -17,7 +20,8 @@ import sqlite3
 
 import comops_results as cr
 
-SCHEMA = "comops-track 1"
+SCHEMA = "comops-track 2"
+OLD_SCHEMAS = ("comops-track 1",)  # read as they are; add upgrades them
 _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE machines (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL);
@@ -29,7 +33,7 @@ CREATE TABLE points (run INTEGER NOT NULL REFERENCES runs(id), backend TEXT NOT 
                      op TEXT NOT NULL, np INTEGER NOT NULL, bytes INTEGER NOT NULL,
                      pair TEXT NOT NULL, unit TEXT NOT NULL, median REAL NOT NULL,
                      reps TEXT NOT NULL, cpu_stall_us REAL, contended INTEGER,
-                     oversubscribed INTEGER, wrong INTEGER,
+                     oversubscribed INTEGER, wrong INTEGER, cpu_steal_us REAL,
                      PRIMARY KEY (run, backend, op, np, bytes, pair));
 """
 
@@ -59,7 +63,7 @@ def open_db(path, create):
         if names:
             row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() \
                 if "meta" in names else None
-            if row is None or row[0] != SCHEMA:
+            if row is None or row[0] not in (SCHEMA,) + OLD_SCHEMAS:
                 raise StoreError(f"{shown}: an SQLite database, but not track.py's "
                                  f"({'schema ' + row[0] if row else 'no schema mark'})")
     except sqlite3.Error as e:
@@ -73,6 +77,13 @@ def _ensure_schema(conn):
             if statement.strip():
                 conn.execute(statement)
         conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA,))
+    elif not _has_steal(conn):  # schema 1: the steal column came with schema 2
+        conn.execute("ALTER TABLE points ADD COLUMN cpu_steal_us REAL")
+        conn.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA,))
+
+
+def _has_steal(conn):
+    return any(r[1] == "cpu_steal_us" for r in conn.execute("PRAGMA table_info(points)"))
 
 
 def add_runs(conn, runs, now):
@@ -96,10 +107,11 @@ def add_runs(conn, runs, now):
                 (run["hash"], mid, run["commit"], run["date"], run["kind"], run.get("host"),
                  run.get("file"), now))
             conn.executemany(
-                "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(cur.lastrowid, p["backend"], p["op"], p["np"], p["bytes"], p["pair"],
                   p["unit"], p["median"], json.dumps(p["reps"]), p["cpu_stall_us"],
-                  _flag(p["contended"]), _flag(p["oversubscribed"]), p["wrong"])
+                  _flag(p["contended"]), _flag(p["oversubscribed"]), p["wrong"],
+                  p.get("cpu_steal_us"))
                  for p in run["points"]])
             outcome.append((cur.lastrowid, True))
         conn.execute("COMMIT")
@@ -134,12 +146,13 @@ def runs_of(conn, machine):
 
 def points_of(conn, machine):
     """{(backend, op, np, bytes, pair): [(run id, median, reps, contended, cpu_stall_us,
-    oversubscribed, wrong)]} for the machine's runs, each list oldest first."""
+    oversubscribed, wrong, cpu_steal_us)]} for the machine's runs, each list oldest first."""
     series = {}
+    steal = "p.cpu_steal_us" if _has_steal(conn) else "NULL"
     for r in conn.execute(
             "SELECT p.backend, p.op, p.np, p.bytes, p.pair, p.run, p.median, p.reps, "
-            "p.contended, p.cpu_stall_us, p.oversubscribed, p.wrong FROM points p "
+            f"p.contended, p.cpu_stall_us, p.oversubscribed, p.wrong, {steal} FROM points p "
             "JOIN runs r ON r.id = p.run WHERE r.machine=? ORDER BY r.date, r.id", (machine,)):
         series.setdefault(tuple(r[:5]), []).append(
-            (r[5], r[6], json.loads(r[7]), bool(r[8]), r[9], bool(r[10]), r[11]))
+            (r[5], r[6], json.loads(r[7]), bool(r[8]), r[9], bool(r[10]), r[11], r[12]))
     return series

@@ -81,6 +81,9 @@ class LoadTest(helpers.TempDirTest):
                 ("cpu_stall_us", {}, "cpu_stall_us is not a non-negative number or null"),
                 ("cpu_stall_window_us", -1.0,
                  "cpu_stall_window_us is not a non-negative number or null"),
+                ("cpu_steal_us", -3, "cpu_steal_us is not a non-negative number or null"),
+                ("cpu_steal_window_us", "9",
+                 "cpu_steal_window_us is not a non-negative number or null"),
                 ("contended", 1, "contended is not true, false or null"),
                 ("tables", ["size", 1], "tables is not a list of strings"),
                 ("pair", ["inter"], "pair is not a string"),
@@ -104,7 +107,7 @@ class LoadTest(helpers.TempDirTest):
         good = synth.row("mpi", "barrier", 2, 0, [1.0])
         optional = ("time_us", "time_us_reps", "rep_times_us", "bw_GBps", "rate_GBps",
                     "latency_us", "memcpy_GBps", "cpu_stall_us", "cpu_stall_window_us",
-                    "oversubscribed", "contended", "wrong", "tables", "pair", "aggregate_GBps",
+                    "cpu_steal_us", "cpu_steal_window_us", "oversubscribed", "contended", "wrong", "tables", "pair", "aggregate_GBps",
                     "beyond_limit", "percentiles_us")
         for field in optional:
             with self.subTest(field=field):

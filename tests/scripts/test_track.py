@@ -271,6 +271,36 @@ class TrackDbTest(helpers.TempDirTest):
             "options": {"bind": "compact", "placement": None, "pair": None, "iterations": None,
                         "warmup": None, "world_size": 4}})
 
+    def test_steal_is_stored_per_point(self):
+        doc = comops_doc("c1", "2026-11-01T00:00:00Z")
+        doc["results"][0]["cpu_steal_us"] = 1234.5
+        run = synth.write(self.path("a.json"), doc)
+        proc = self.track("add", run, "--db", self.db)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.rows("SELECT bytes, cpu_steal_us FROM points ORDER BY bytes"),
+                         [(8, 1234.5), (65536, None)])
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 2",)])
+
+    def test_schema_1_database_is_read_then_upgraded_by_add(self):
+        run = synth.write(self.path("a.json"), comops_doc("c1", "2026-11-01T00:00:00Z"))
+        self.assertEqual(self.track("add", run, "--db", self.db).returncode, 0)
+        conn = sqlite3.connect(self.db)  # make it what schema 1 wrote: no steal column
+        conn.execute("ALTER TABLE points DROP COLUMN cpu_steal_us")
+        conn.execute("UPDATE meta SET value='comops-track 1'")
+        conn.commit()
+        conn.close()
+        proc = self.track("check", "--db", self.db)  # read as it is (read-only)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("1 runs, 2 points", proc.stdout)
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 1",)])
+        doc = comops_doc("c2", "2026-11-02T00:00:00Z")
+        doc["results"][1]["cpu_steal_us"] = 7.0
+        proc = self.track("add", synth.write(self.path("b.json"), doc), "--db", self.db)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 2",)])
+        self.assertEqual(self.rows("SELECT run, bytes, cpu_steal_us FROM points ORDER BY run, bytes"),
+                         [(1, 8, None), (1, 65536, None), (2, 8, None), (2, 65536, 7.0)])
+
     def test_sync_barrier_runs_are_another_series(self):
         import track_ingest  # noqa: E402 (helpers puts scripts/ on sys.path)
         context = comops_doc("c1", "2026-11-01T00:00:00Z")["context"]

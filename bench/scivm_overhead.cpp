@@ -176,9 +176,10 @@ void copy_out_views(std::size_t x, std::size_t n, ViewOf&& view_of, T* dst) {
   }
 }
 
-// matmul_kernel with B read through views (row k of B inside the view of its page, which
-// serves the next rows of the page too), row i of A copied out of its views first, and each
-// row of C handed to store(i, row).
+// matmul_kernel with B read through views: B is walked a view (page) at a time, in the row
+// pieces that page holds (row k of B, columns [j, j + m)), row i of A copied out of its views
+// first, and each row of C handed to store(i, row). The view's data, first and end are taken
+// into locals once a page, so the loop over a row piece is the local version's loop.
 template <class ViewA, class ViewB, class Store>
 void matmul_kernel_views(std::size_t n, std::size_t lo, std::size_t hi, ViewA&& view_a,
                          ViewB&& view_b, Store&& store) {
@@ -187,16 +188,23 @@ void matmul_kernel_views(std::size_t n, std::size_t lo, std::size_t hi, ViewA&& 
   for (std::size_t i = lo; i < hi; ++i) {
     copy_out_views(i * n, n, view_a, arow.data());
     std::fill(row.begin(), row.end(), 0);
-    auto v = view_b(0);
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::int64_t aik = arow[k];
-      for (std::size_t j = 0; j < n;) {
-        const std::size_t x = k * n + j;
-        if (x < v.first() || x >= v.first() + v.size()) v = view_b(x);
-        const std::size_t m = std::min(n - j, v.first() + v.size() - x);
-        const std::int32_t* bk = v.span().data() + (x - v.first());
-        for (std::size_t t = 0; t < m; ++t) row[j + t] += aik * bk[t];
+    std::size_t k = 0, j = 0;  // the element x = k * n + j of B
+    for (std::size_t x = 0; x < n * n;) {
+      const auto v = view_b(x);
+      const std::int32_t* page = v.span().data();  // page[x - first]: element x
+      const std::size_t first = v.first(), end = std::min(n * n, first + v.size());
+      while (x < end) {
+        const std::size_t m = std::min(n - j, end - x);
+        const std::int64_t aik = arow[k];
+        const std::int32_t* bk = page + (x - first);
+        std::int64_t* out = row.data() + j;
+        for (std::size_t t = 0; t < m; ++t) out[t] += aik * bk[t];
+        x += m;
         j += m;
+        if (j == n) {
+          j = 0;
+          ++k;
+        }
       }
     }
     store(i, row);
@@ -292,6 +300,7 @@ Result matmul_dsm(Version v, const Options& o, const std::vector<std::int64_t>& 
       for (std::size_t k = 0; k < n; ++k) {
         if (a[i * n + k].rank == d.rank()) *d.local(a[i * n + k]) = a_value(i, k);
         if (b[i * n + k].rank == d.rank()) *d.local(b[i * n + k]) = b_value(i, k);
+        if (c[i * n + k].rank == d.rank()) *d.local(c[i * n + k]) = 0;  // as local's c(n * n)
       }
     if (o.corrupt && v >= Version::kOptimised && d.rank() == 0) *d.local(b[0]) += 1;
     const auto [lo, hi] = share(n, d.rank(), d.size());

@@ -163,9 +163,12 @@ class BlockView {
   /// rules; a private copy's staleness is not seen). An empty default view is valid.
   bool valid() const { return !gen_ || *gen_ == gen0_; }
   /// Throws swcc::Error naming the block when !valid().
-  void check() const;
+  void check() const {
+    if (__builtin_expect(!valid(), 0)) refuse_stale();
+  }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] void refuse_stale() const;  // swcc/detail/view.hpp
   template <std::size_t>
   friend class Dsm;
   element_type* data_ = nullptr;

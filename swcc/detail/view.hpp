@@ -64,10 +64,10 @@ inline auto BlockView<T, W>::span() const -> std::span<element_type> {
   return {data_, size_};
 }
 
+// Out of line and cold, so that check() is one compare inlined wherever a span is taken.
 template <class T, bool W>
-inline void BlockView<T, W>::check() const {
-  if (__builtin_expect(!valid(), 0))
-    throw Error("swcc: a " + std::string(W ? "write" : "read") + " view of rank " +
+void BlockView<T, W>::refuse_stale() const {
+  throw Error("swcc: a " + std::string(W ? "write" : "read") + " view of rank " +
                 std::to_string(home_) + "'s offset " + std::to_string(off_) +
                 " used after this rank served protocol messages (a view ends at the next call "
                 "that may poll: take it again)");

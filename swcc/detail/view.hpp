@@ -68,9 +68,9 @@ inline auto BlockView<T, W>::span() const -> std::span<element_type> {
 template <class T, bool W>
 void BlockView<T, W>::refuse_stale() const {
   throw Error("swcc: a " + std::string(W ? "write" : "read") + " view of rank " +
-                std::to_string(home_) + "'s offset " + std::to_string(off_) +
-                " used after this rank served protocol messages (a view ends at the next call "
-                "that may poll: take it again)");
+              std::to_string(home_) + "'s offset " + std::to_string(off_) +
+              " used after this rank served protocol messages (a view ends at the next call "
+              "that may poll: take it again)");
 }
 
 // ---- Dsm<B>'s views

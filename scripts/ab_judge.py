@@ -15,6 +15,14 @@ counted. On the pairs left:
              2^n swaps for n <= 16 pairs, else 20000 drawn ones, seeded)
   interval   the 95 % bootstrap interval of the ratio (the pairs resampled, 2000 draws, seeded)
 
+With --test sign, p is instead the exact two-sided sign test of the pairs: under "no change"
+head is slower than base in a round as often as faster, so the count of rounds where head was
+slower is binomial(n, 1/2) over the n pairs that differ. It uses only each round's direction,
+so a round in which the machine ran both sides 4x slower, or only one of them, weighs no more
+than any other: on a virtual machine whose host moves its CPUs between near and far cores
+(results/ab/README.md) it finds a 5 % change with far fewer rounds than the ratio's test, which
+such rounds swamp. Its smallest p is 2 / 2^n too. The ratio and interval are the same.
+
 The false-alarm rate is held per job, over all points, by Holm's step-down adjustment (default;
 --adjust bh for Benjamini-Hochberg): a point changed when its adjusted p <= --alpha (0.01). Holm
 bounds the chance of any false alarm in a job (the family-wise error), which is what a red CI run
@@ -35,6 +43,7 @@ line on stderr: a missing or unpaired round, a file that is not comops results, 
 import argparse
 import functools
 import json
+import math
 import os
 import re
 import sys
@@ -100,6 +109,23 @@ def permutation_p(base, head, rng, swaps=None):
     stats = np.abs(np.log(row_medians(new_h) / row_medians(new_b)))
     observed = stats[0]
     return float(np.mean(stats >= observed * (1 - 1e-12)))
+
+
+def sign_p(base, head, rng=None):
+    """Two-sided p of the exact sign test: of the n pairs that differ, k had head slower;
+    p = P(|X - n/2| >= |k - n/2|) for X ~ binomial(n, 1/2). 1 when no pair differs."""
+    b, h = np.asarray(base, float), np.asarray(head, float)
+    n = int(np.count_nonzero(h != b))
+    if n == 0:
+        return 1.0
+    k = int(np.count_nonzero(h > b))
+    tail = sum(math.comb(n, i) for i in range(min(k, n - k) + 1))
+    return float(min(1.0, 2 * tail / 2 ** n))
+
+
+# --test: the p of a point's pairs, and how the report names the test
+TESTS = {"median": (permutation_p, "paired permutation of the log ratio of medians"),
+         "sign": (sign_p, "exact sign test of the pairs")}
 
 
 def bootstrap_interval(base, head, rng, level=INTERVAL_LEVEL, draws=BOOTSTRAP_DRAWS):
@@ -210,7 +236,7 @@ def load_rounds(paths):
 
 # --- the verdict --------------------------------------------------------------------------------
 
-def judge_point(name, entry, rng):
+def judge_point(name, entry, rng, test="median"):
     """One point's figures (the JSON schema's point object, p not yet adjusted)."""
     b, h = entry["base"], entry["head"]
     out = {"point": name, "pairs": len(b), "contended": entry["contended"], "judged": False,
@@ -221,15 +247,15 @@ def judge_point(name, entry, rng):
     low, high = bootstrap_interval(b, h, rng)
     out.update(judged=True, before_us=float(np.median(b)), after_us=float(np.median(h)),
                ratio=ratio_of_medians(b, h), ci_low=low, ci_high=high,
-               p=permutation_p(b, h, rng))
+               p=TESTS[test][0](b, h, rng))
     return out
 
 
-def judge(points, alpha=0.01, adjust="holm", seed=1):
+def judge(points, alpha=0.01, adjust="holm", seed=1, test="median"):
     """The point objects, sorted, with adjusted p-values and "changed" set."""
     rng = np.random.default_rng(seed)
     ordered = sorted(points.items(), key=lambda item: item[1]["order"])
-    judged = [judge_point(name, entry, rng) for name, entry in ordered]
+    judged = [judge_point(name, entry, rng, test) for name, entry in ordered]
     tested = [p for p in judged if p["judged"]]
     for point, adjusted in zip(tested, ADJUSTMENTS[adjust]([p["p"] for p in tested])):
         point["p_adjusted"] = adjusted
@@ -287,14 +313,14 @@ def report_lines(doc):
     return short, full
 
 
-def make_doc(rounds, base_rev, head_rev, alpha, adjust, seed):
+def make_doc(rounds, base_rev, head_rev, alpha, adjust, seed, test="median"):
     points = paired_values(rounds)
     if not points:
         raise InputError("the base and head files share no point")
-    judged = judge(points, alpha, adjust, seed)
+    judged = judge(points, alpha, adjust, seed, test)
     doc = {"verdict": "", "base": base_rev, "head": head_rev, "rounds": len(rounds),
            "points": judged, "contended_rounds": contended_rounds(rounds), "alpha": alpha,
-           "adjust": adjust, "test": "paired permutation of the log ratio of medians",
+           "adjust": adjust, "test": TESTS[test][1],
            "interval_level": INTERVAL_LEVEL}
     doc["verdict"] = verdict_word(judged)
     return doc
@@ -332,6 +358,9 @@ def parse_args(argv):
                         help="false-alarm rate per job (default 0.01)")
     parser.add_argument("--adjust", choices=sorted(ADJUSTMENTS), default="holm",
                         help="multiple-test adjustment (default holm)")
+    parser.add_argument("--test", choices=sorted(TESTS), default="median",
+                        help="a point's test: median (paired permutation of the ratio of "
+                             "medians, the default) or sign (exact sign test of the pairs)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the drawn swaps and bootstrap")
     parser.add_argument("--gate", action="store_true",
                         help="exit 1 when a point changed, 4 when nothing could be judged")
@@ -346,7 +375,8 @@ def main(argv=None):
     args = parse_args(argv)
     try:
         rounds = load_rounds(round_files(args.rounds_dir))
-        doc = make_doc(rounds, args.base_rev, args.head_rev, args.alpha, args.adjust, args.seed)
+        doc = make_doc(rounds, args.base_rev, args.head_rev, args.alpha, args.adjust, args.seed,
+                       args.test)
     except InputError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2

@@ -4,7 +4,8 @@ rounds of the CI sweep measured once (results/ab/measure.sh), A/B jobs of K roun
 them and judged exactly as scripts/ab_judge.py judges a job (its functions).
 
   ab_power.py compact RAW_DIR OUT.json   the runs' per-point medians, flags and loads in one file
-  ab_power.py analyze ROUNDS.json OUT.json [--k 4,8,12,16,20] [--jobs 400]
+  ab_power.py analyze ROUNDS.json[.gz] OUT.json [--k 4,8,12,16,20] [--jobs 400]
+                      [--test median|sign]
   ab_power.py table OUT.json             its figures as markdown tables
 
 A round has three runs of one test build: a and b plain, s with one point slowed. Pairs (a, b)
@@ -14,6 +15,7 @@ random (seeded; they overlap, so they are not independent jobs).
 """
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -96,11 +98,13 @@ def job_p(base, head, rng):
     return ab_judge.permutation_p(base, head, rng)
 
 
-def alarms(points, alpha, rng):
-    """{point: ratio} of the points a job flags (ab_judge's test and Holm's adjustment)."""
+def alarms(points, alpha, rng, test="median"):
+    """{point: ratio} of the points a job flags (ab_judge's test, --test, and Holm's
+    adjustment)."""
     tested = {n: e for n, e in points.items() if len(e["base"]) >= ab_judge.MIN_PAIRS}
     names = sorted(tested)
-    p = [job_p(tested[n]["base"], tested[n]["head"], rng) for n in names]
+    p_of = job_p if test == "median" else ab_judge.TESTS[test][0]
+    p = [p_of(tested[n]["base"], tested[n]["head"], rng) for n in names]
     adjusted = ab_judge.holm(p)
     return {n: ab_judge.ratio_of_medians(tested[n]["base"], tested[n]["head"])
             for n, q in zip(names, adjusted) if q <= alpha}
@@ -113,16 +117,16 @@ def groups(n_rounds, k, jobs, rng):
     return disjoint, drawn
 
 
-def score(rounds, group_list, slowed, alpha, rng, keep=False):
+def score(rounds, group_list, slowed, alpha, rng, keep=False, test="median"):
     """Counts over the jobs of group_list: found (the slowed point flagged slower in the a/s job),
     other (another point flagged in the a/s job), null (any point flagged in the a/b job)."""
     found = other = null = judged = 0
     for g in group_list:
         chosen = [rounds[i] for i in g]
-        slow = alarms(job_points(chosen, "a", "s", keep), alpha, rng)
+        slow = alarms(job_points(chosen, "a", "s", keep), alpha, rng, test)
         found += slow.get(slowed, 0) > 1
         other += any(n != slowed for n in slow)
-        null_alarms = alarms(job_points(chosen, "a", "b", keep), alpha, rng)
+        null_alarms = alarms(job_points(chosen, "a", "b", keep), alpha, rng, test)
         null += bool(null_alarms)
         judged += any(len(e["base"]) >= ab_judge.MIN_PAIRS
                       for e in job_points(chosen, "a", "b", keep).values())
@@ -156,22 +160,28 @@ def run_seconds(rounds):
     return float(np.median(gaps[gaps < 120])) if len(gaps) else None
 
 
-def analyze(path, out, ks, jobs, alpha, slowed, seed):
-    with open(path) as f:
+def open_rounds(path):
+    """ROUNDS.json, or ROUNDS.json.gz as committed (results/ab/idle/)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def analyze(path, out, ks, jobs, alpha, slowed, seed, test="median"):
+    with open_rounds(path) as f:
         rounds = json.load(f)["rounds"]
     rng = np.random.default_rng(seed)
     per_run = run_seconds(rounds)
     loads = [v for r in rounds for v in r["load1"].values() if v is not None]
-    doc = {"rounds": len(rounds), "alpha": alpha, "slowed_point": slowed,
+    doc = {"rounds": len(rounds), "alpha": alpha, "slowed_point": slowed, "test": test,
            "run_s": per_run, "load1": {"median": float(np.median(loads)), "max": max(loads)},
            "overall": overall(rounds, slowed), "null_log_sd": null_spread(rounds), "by_k": []}
     for k in ks:
         disjoint, drawn = groups(len(rounds), k, jobs, rng)
         entry = {"k": k, "job_runs_s": per_run * 2 * k if per_run else None,
-                 "disjoint": score(rounds, disjoint, slowed, alpha, rng),
-                 "drawn": score(rounds, drawn, slowed, alpha, rng),
-                 "disjoint_contended_kept": score(rounds, disjoint, slowed, alpha, rng, True),
-                 "drawn_contended_kept": score(rounds, drawn, slowed, alpha, rng, True)}
+                 "disjoint": score(rounds, disjoint, slowed, alpha, rng, False, test),
+                 "drawn": score(rounds, drawn, slowed, alpha, rng, False, test),
+                 "disjoint_contended_kept": score(rounds, disjoint, slowed, alpha, rng, True,
+                                                  test),
+                 "drawn_contended_kept": score(rounds, drawn, slowed, alpha, rng, True, test)}
         doc["by_k"].append(entry)
         print(json.dumps(entry), flush=True)
     with open(out, "w") as f:
@@ -221,6 +231,8 @@ def main(argv=None):
     a.add_argument("--alpha", type=float, default=0.01)
     a.add_argument("--slowed", default="mpi/pingpong/np:2/bytes:8")
     a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--test", choices=sorted(ab_judge.TESTS), default="median",
+                   help="the judge's test (ab_judge.py --test)")
     t = sub.add_parser("table")
     t.add_argument("power")
     args = parser.parse_args(argv)
@@ -230,7 +242,7 @@ def main(argv=None):
         compact(args.raw, args.out)
     else:
         analyze(args.rounds, args.out, [int(k) for k in args.k.split(",")], args.jobs,
-                args.alpha, args.slowed, args.seed)
+                args.alpha, args.slowed, args.seed, args.test)
     return 0
 
 

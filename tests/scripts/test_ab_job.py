@@ -92,6 +92,10 @@ class AbJobUsageTest(TempDirTest):
         self.assertOneLineError(run_script("ab_job.sh", "--alpha", "1.5"),
                                 "--alpha must be a number between 0 and 1 (got 1.5)")
 
+    def test_bad_test(self):
+        self.assertOneLineError(run_script("ab_job.sh", "--test", "ttest"),
+                                "--test must be median or sign (got ttest)")
+
     def test_sweep_with_its_own_output(self):
         self.assertOneLineError(run_script("ab_job.sh", "--sweep", "--op=pingpong --json x"),
                                 "--sweep must not contain --json")

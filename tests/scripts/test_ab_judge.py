@@ -91,6 +91,15 @@ class StatisticsTest(unittest.TestCase):
         rng = ab_judge.np.random.default_rng(0)
         self.assertEqual(ab_judge.permutation_p([1, 2, 3], [1, 2, 3], rng), 1.0)
 
+    def test_sign_p_exact(self):
+        self.assertEqual(ab_judge.sign_p([1.0] * 12, [2.0] * 12), 2 / 2 ** 12)
+        # 9 of 12 slower: P(X <= 3) = (1 + 12 + 66 + 220) / 4096, both tails
+        self.assertEqual(ab_judge.sign_p([1.0] * 12, [2.0] * 9 + [0.5] * 3), 2 * 299 / 4096)
+        # ties leave the count: 3 of 3 differing pairs slower
+        self.assertEqual(ab_judge.sign_p([1.0] * 5, [1.0, 1.0, 3.0, 3.0, 3.0]), 2 / 8)
+        self.assertEqual(ab_judge.sign_p([1.0] * 4, [1.0] * 4), 1.0)
+        self.assertEqual(ab_judge.sign_p([1.0, 1.0], [2.0, 0.5]), 1.0)
+
     def test_swap_patterns_exact_then_drawn(self):
         rng = ab_judge.np.random.default_rng(0)
         self.assertEqual(ab_judge.swap_patterns(3, rng).shape, (8, 3))
@@ -146,6 +155,29 @@ class VerdictTest(TempDirTest):
         self.assertFalse(same["changed"])
         for key in ("point", "before_us", "after_us", "ratio", "ci_low", "ci_high", "changed"):
             self.assertIn(key, same)
+
+    def test_sign_test_weighs_each_round_once(self):
+        # head 5 % slower in every round; three base rounds 4x slow (the far placement of
+        # results/ab/README.md): every round still says "head slower" but for those three
+        write_rounds(self.path("rounds"), 24, head_factor={0: 1.05})
+        for k in (3, 8, 13):
+            path = self.path("rounds", f"base-{k:03d}.json")
+            with open(path) as f:
+                doc = json.load(f)
+            doc["results"][0]["time_us_reps"]["median"] *= 4
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        proc = self.judge("--test", "sign")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        doc = self.doc()
+        self.assertEqual(doc["test"], "exact sign test of the pairs")
+        slow, same = doc["points"]
+        tail = sum(math.comb(24, i) for i in range(4))  # 21 of 24 slower
+        self.assertEqual(slow["p"], 2 * tail / 2 ** 24)
+        self.assertEqual(slow["p_adjusted"], min(1.0, 2 * slow["p"]))
+        self.assertTrue(slow["changed"])
+        self.assertFalse(same["changed"])
+        self.assertIn("changed: mpi/pingpong/np:2/bytes:8", proc.stdout)
 
     def test_no_change_not_flagged(self):
         write_rounds(self.path("rounds"), 12)

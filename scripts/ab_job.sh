@@ -30,7 +30,7 @@ Options:
   --test median|sign  a point's test (ab_judge.py --test): median, the paired permutation test of
                       the ratio of medians (default), or sign, the exact sign test of the
                       pairs, which a machine with bimodal run-to-run noise needs (see
-                      results/ab/README.md: 5 % found in 98 % of jobs at K = 300 there)
+                      results/ab/README.md: 5 % found in 96 % of jobs at K = 300 there)
   --sweep ARGS        comops arguments of one run (default the CI sweep of .ci/tracking.sh:
                       --backend=mpi,shm --op=pingpong,broadcast,reduce --sizes=8,64K
                       --np-bytes=64K -r 5)

@@ -111,7 +111,7 @@ def add_runs(conn, runs, now):
                 [(cur.lastrowid, p["backend"], p["op"], p["np"], p["bytes"], p["pair"],
                   p["unit"], p["median"], json.dumps(p["reps"]), p["cpu_stall_us"],
                   _flag(p["contended"]), _flag(p["oversubscribed"]), p["wrong"],
-                  p.get("cpu_steal_us"))
+                  p["cpu_steal_us"])
                  for p in run["points"]])
             outcome.append((cur.lastrowid, True))
         conn.execute("COMMIT")

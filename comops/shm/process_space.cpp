@@ -6,6 +6,7 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <limits>
 #include <string>
@@ -14,6 +15,12 @@
 
 namespace comops::shm {
 namespace {
+
+// The flags the op code keeps in the windows must be address-free, which C++ promises for
+// lock-free atomics only: a mutex-backed atomic would lock a mutex private to each process.
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                  std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free,
+              "the process team's flags need lock-free (address-free) atomics");
 
 constexpr const char* kShmDir = "/dev/shm";  // where MPICH and Open MPI put shared segments
 

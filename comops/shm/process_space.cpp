@@ -118,10 +118,8 @@ std::shared_ptr<void> ProcessSpace::allocate(std::size_t bytes) {
 void ProcessSpace::release(std::uint64_t id, bool free_window) {
   auto it = windows_.find(id);
   if (it == windows_.end()) return;
-  if (free_window) {
-    MPI_Win_unlock_all(it->second.win);
-    MPI_Win_free(&it->second.win);
-  }
+  MPI_Win_unlock_all(it->second.win);  // local: no epoch stays open, freed or not
+  if (free_window) MPI_Win_free(&it->second.win);
   live_bytes_ -= it->second.bytes;
   windows_.erase(it);
 }

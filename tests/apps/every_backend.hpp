@@ -1,6 +1,5 @@
-// What the application tests share: every configured backend (mpi, shm and shmp staged and
-// direct, swcc at block sizes 8, 64, 4096 and sc) and the short measurement they run an app point
-// with.
+// What the application tests share: every configured backend (mpi, shm staged and direct, swcc
+// at block sizes 8, 64, 4096 and sc) and the short measurement they run an app point with.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -28,13 +27,11 @@ inline std::vector<std::unique_ptr<Backend>> create(std::unique_ptr<BackendFamil
   return family->create();
 }
 
-/// mpi, shm-staged, shm-direct, shmp-staged, shmp-direct, swcc-8, swcc-64, swcc-4096 and swcc-sc.
+/// mpi, shm-staged, shm-direct, swcc-8, swcc-64, swcc-4096 and swcc-sc.
 inline std::vector<std::unique_ptr<Backend>> every_backend() {
   std::vector<std::unique_ptr<Backend>> all;
   for (auto& b : create(make_mpi_family(), {})) all.push_back(std::move(b));
   for (auto& b : create(make_shm_family(), {"--scheme=staged,direct"})) all.push_back(std::move(b));
-  for (auto& b : create(make_shmp_family(), {"--shmp-scheme=staged,direct"}))
-    all.push_back(std::move(b));
   for (auto& b : create(make_swcc_family(), {"--block-size=8,64,4096", "--uncached"}))
     all.push_back(std::move(b));
   return all;

@@ -1,9 +1,10 @@
 // The shmp backends (the shm op code on MPI processes of one node sharing MPI-3 windows) under
 // mpiexec -n 2, 3 and 4: every op of shmp-staged and shmp-direct through measure_point, exact at
 // the world's np with the roots 0 and np-1 (oversubscribed where the cores are fewer, which must
-// not change a result); the same ops back to back with fresh inputs and no barrier; an injected
-// fault found; a window past --shmp-window-max agreed by every rank, after which the team still
-// runs. Kept small (a few sizes, 3 iterations): CI runs it at three world sizes.
+// not change a result), and the applications (matmul, em3d) at a few parameters; the same ops back
+// to back with fresh inputs and no barrier; an injected fault found; a window past
+// --shmp-window-max agreed by every rank, after which the team still runs. Kept small (a few
+// sizes, 3 iterations): CI runs it at three world sizes.
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comops/rma.hpp"
@@ -75,7 +77,7 @@ struct Case {
   OpKind op;
 };
 
-// Every op (not the applications: tests/apps runs those on every backend) of each scheme's table.
+// Every op (the applications apart, below) of each scheme's table.
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const std::string scheme : {"staged", "direct"})
@@ -164,6 +166,38 @@ TEST_P(ShmpOps, BackToBackWithFreshInputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothSchemes, ShmpOps, testing::ValuesIn(cases()), case_name);
+
+// The applications through measure_point: matmul at orders that leave participants without rows
+// (n < np) and that split unevenly, em3d with local and remote edges; an injected fault found.
+TEST(ShmpApps, MatmulAndEm3dExactOnBothSchemes) {
+  Pinning pinning(BindPolicy::kNone);
+  const int np = world_size();
+  const AppParams em3d_local = {{"nodes", 40}, {"degree", 4}, {"remote", 0}, {"iters", 3},
+                                {"split", 0}};
+  const AppParams em3d_remote = {{"nodes", 37}, {"degree", 5}, {"remote", 50}, {"iters", 2},
+                                 {"split", 0}};
+  for (const std::string scheme : {"staged", "direct"}) {
+    std::vector<std::pair<Args, bool>> points;  // (point, with a fault)
+    for (std::int64_t n : {2, 24}) {
+      Args a = point(OpKind::kMatmul, np, 0);
+      a.app = {{"n", n}};
+      points.push_back({a, n == 24});
+    }
+    for (const AppParams& app : {em3d_local, em3d_remote}) {
+      Args a = point(OpKind::kEm3d, np, 0);
+      a.app = app;
+      points.push_back({a, app == em3d_remote});
+    }
+    for (const auto& [args, fault] : points)
+      for (bool with_fault : fault ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        const PointResult r = measure_point(shmp(scheme), args, quick(with_fault), pinning);
+        if (world_rank() != 0) continue;
+        EXPECT_EQ(r.wrong, with_fault ? 1 : 0)
+            << scheme << " " << op_name(args.op) << (with_fault ? " with fault" : "");
+        EXPECT_EQ(r.args.app, args.app);
+      }
+  }
+}
 
 // A point whose windows would pass --shmp-window-max is one AgreedError on every rank, naming the
 // option; the backend then runs the next point as if nothing had happened.

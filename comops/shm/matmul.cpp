@@ -32,9 +32,9 @@ class Matmul final : public ShmOp {
     for (std::size_t k = 0; k < n_; ++k) {
       const int o = owner_[k];
       const apps::RowBlock ob = apps::matmul_rows(n_, np_, o);
-      b_rows_[k] = staged_ ? sh_->staging.data() + k * n_
-                           : peers_[static_cast<std::size_t>(o)].send + ob.count * n_ +
-                                 (k - ob.first) * n_;
+      b_rows_[k] =
+          staged_ ? sh_->staging.data() + k * n_
+                  : peers_[static_cast<std::size_t>(o)].send + ob.count * n_ + (k - ob.first) * n_;
     }
   }
 

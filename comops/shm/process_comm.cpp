@@ -29,8 +29,9 @@ NodeComm::NodeComm(MPI_Comm participants) {
   MPI_Allreduce(MPI_IN_PLACE, &spans, 1, MPI_INT, MPI_MAX, participants);
   if (spans != 0) {
     MPI_Comm_free(&node_);
-    throw AgreedError("shmp: the participants of a point span several nodes; a process team "
-                      "shares one node's memory");
+    throw AgreedError(
+        "shmp: the participants of a point span several nodes; a process team "
+        "shares one node's memory");
   }
   MPI_Comm_rank(node_, &rank_);
   MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN);

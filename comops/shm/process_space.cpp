@@ -71,8 +71,9 @@ char* ProcessSpace::map_window(MPI_Win win) {
   MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &has_model);
   if (!has_model || *model != MPI_WIN_UNIFIED) {
     MPI_Win_free(&win);
-    throw AgreedError("shmp: this MPI's shared windows are not MPI_WIN_UNIFIED; loads and stores "
-                      "through them would need MPI calls");
+    throw AgreedError(
+        "shmp: this MPI's shared windows are not MPI_WIN_UNIFIED; loads and stores "
+        "through them would need MPI calls");
   }
   MPI_Aint size = 0;
   int disp_unit = 0;
@@ -105,14 +106,13 @@ std::shared_ptr<void> ProcessSpace::allocate(std::size_t bytes) {
   const std::uint64_t id = next_id_++;
   windows_[id] = Window{win, base, rounded};
   live_bytes_ += rounded;
-  const std::uintptr_t page = (reinterpret_cast<std::uintptr_t>(base) + kPageBytes - 1) /
-                              kPageBytes * kPageBytes;
+  const std::uintptr_t page =
+      (reinterpret_cast<std::uintptr_t>(base) + kPageBytes - 1) / kPageBytes * kPageBytes;
   // Freeing a window is collective: a handle dropped while an exception unwinds (a failure on
   // this rank alone, which ends the job, or an AgreedError, which ends the run) leaves it to the
   // job's end rather than wait for ranks that may never come.
-  return std::shared_ptr<void>(reinterpret_cast<void*>(page), [this, id](void*) {
-    release(id, std::uncaught_exceptions() == 0);
-  });
+  return std::shared_ptr<void>(reinterpret_cast<void*>(page),
+                               [this, id](void*) { release(id, std::uncaught_exceptions() == 0); });
 }
 
 void ProcessSpace::release(std::uint64_t id, bool free_window) {

@@ -70,8 +70,8 @@ class ProcessSpace final : public Space {
   MPI_Comm node_;
   int rank_ = 0;
   std::size_t window_max_;
-  std::uint64_t next_id_ = 1;                 // the same on every rank: windows are collective
-  std::map<std::uint64_t, Window> windows_;   // the live windows, by id
+  std::uint64_t next_id_ = 1;                // the same on every rank: windows are collective
+  std::map<std::uint64_t, Window> windows_;  // the live windows, by id
   std::size_t live_bytes_ = 0;
 };
 

@@ -12,7 +12,8 @@ namespace comops::shm {
 namespace {
 
 struct ReduceShared {
-  ReduceShared(Arena& arena, int np) : lines(arena, static_cast<std::size_t>(np)), sliced(arena, np) {}
+  ReduceShared(Arena& arena, int np)
+      : lines(arena, static_cast<std::size_t>(np)), sliced(arena, np) {}
   ShmArray<Line> lines;  // small: non-root's vector s / root consumed s
   SlicedReduction::Shared sliced;
 };

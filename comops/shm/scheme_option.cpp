@@ -9,7 +9,8 @@ namespace comops::shm {
 
 std::vector<Scheme> parse_schemes(const std::string& option,
                                   const std::vector<std::string>& names) {
-  if (names.empty()) throw UsageError(fmt::format("{}: give at least one of staged, direct", option));
+  if (names.empty())
+    throw UsageError(fmt::format("{}: give at least one of staged, direct", option));
   std::vector<Scheme> out;
   for (const auto& s : names) {
     if (s != "staged" && s != "direct")

@@ -28,7 +28,9 @@ std::size_t parse_window_max(const std::string& text) {
     return UsageError(fmt::format(
         "--shmp-window-max: invalid size '{}' (bytes, optionally followed by K, M, G or T)", text));
   };
-  const auto upper = [&](std::size_t i) { return std::toupper(static_cast<unsigned char>(text[i])); };
+  const auto upper = [&](std::size_t i) {
+    return std::toupper(static_cast<unsigned char>(text[i]));
+  };
   constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
   std::size_t i = 0, value = 0;
   for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {

@@ -144,7 +144,8 @@ std::vector<Peer> Team::exchange_peers(int rank, const Peer& mine) {
   published_barrier(rank);
   std::vector<Peer> peers;
   for (const Local& l : state_->local)
-    peers.push_back(Peer{static_cast<Elem*>(space_.at(l.send)), static_cast<Elem*>(space_.at(l.recv))});
+    peers.push_back(
+        Peer{static_cast<Elem*>(space_.at(l.send)), static_cast<Elem*>(space_.at(l.recv))});
   barrier(rank);  // no slot is written again before every participant has read them all
   return peers;
 }

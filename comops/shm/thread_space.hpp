@@ -18,8 +18,8 @@ class ThreadSpace final : public Space {
 
   /// Page aligned and zeroed; throws std::bad_alloc.
   std::shared_ptr<void> allocate(std::size_t bytes) override {
-    const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + kPageBytes - 1) / kPageBytes *
-                                kPageBytes;
+    const std::size_t rounded =
+        (std::max<std::size_t>(bytes, 1) + kPageBytes - 1) / kPageBytes * kPageBytes;
     void* p = std::aligned_alloc(kPageBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
     std::memset(p, 0, rounded);

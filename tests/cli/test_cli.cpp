@@ -365,8 +365,8 @@ TEST(Cli, AlltoallAndAllgatherRunOnEveryBackend) {
     sizes[key].push_back(row["bytes"].get<int>());
   }
   std::map<std::string, std::vector<int>> want;
-  for (const char* backend : {"mpi", "shm-staged", "shm-direct", "shmp-staged", "shmp-direct",
-                              "swcc-64"})
+  for (const char* backend :
+       {"mpi", "shm-staged", "shm-direct", "shmp-staged", "shmp-direct", "swcc-64"})
     for (const char* op : {"alltoall", "allgather"})
       want[fmt::format("{} {}", backend, op)] = {8, 1024};
   EXPECT_EQ(sizes, want);

@@ -45,16 +45,16 @@ TEST(OneSided, EveryBackendValidatesAndWritesRows) {
               std::string::npos)
         << o.err;
     for (const char* staged : {"shm-staged", "shmp-staged"})
-      EXPECT_NE(o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged,
-                                       op)),
-                std::string::npos)
+      EXPECT_NE(
+          o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged, op)),
+          std::string::npos)
           << o.err;
   }
   for (const std::string& op : kFence)
     for (const char* staged : {"shm-staged", "shmp-staged"})
-      EXPECT_NE(o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged,
-                                       op)),
-                std::string::npos)
+      EXPECT_NE(
+          o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged, op)),
+          std::string::npos)
           << o.err;
 
   const auto doc = nlohmann::json::parse(slurp(json));

@@ -62,11 +62,11 @@ TEST(PointToPoint, EveryBackendThatHasThemValidatesAndWritesRows) {
       EXPECT_DOUBLE_EQ(row["bw_GBps"].get<double>(), 2 * bytes / time / 1e3) << row.dump();
     }
   }
-  EXPECT_EQ(rows, (std::vector<std::string>{"mpi pingpong-nb 8", "mpi pingpong-nb 65536",
-                                            "mpi stream-bw 8", "mpi stream-bw 65536",
-                                            "shm-direct stream-bw 8", "shm-direct stream-bw 65536",
-                                            "shmp-direct stream-bw 8", "shmp-direct stream-bw 65536",
-                                            "swcc-64 pingpong-nb 8", "swcc-64 pingpong-nb 65536"}));
+  EXPECT_EQ(rows, (std::vector<std::string>{
+                      "mpi pingpong-nb 8", "mpi pingpong-nb 65536", "mpi stream-bw 8",
+                      "mpi stream-bw 65536", "shm-direct stream-bw 8", "shm-direct stream-bw 65536",
+                      "shmp-direct stream-bw 8", "shmp-direct stream-bw 65536",
+                      "swcc-64 pingpong-nb 8", "swcc-64 pingpong-nb 65536"}));
 
   // stream-bw's table: its own definition and columns, nothing of a ping-pong's.
   const std::string stream = size_table(o.out, "stream-bw");

@@ -24,10 +24,10 @@ constexpr const char* kHangBound = "timeout -s KILL 120";
 
 TEST(Shmp, BothSchemesValidateWithDistinctCoresAndTheirContext) {
   const fs::path dir = scratch();
-  const Outcome o = comops(fmt::format(
-      "--backend=shmp --op=pingpong,broadcast,reduce,alltoall --np=2 --sizes=8,64K "
-      "--np-bytes=64K -n 5 -w 1 -r 2 --no-limits --progress=never --json {}/r.json",
-      dir.string()));
+  const Outcome o = comops(
+      fmt::format("--backend=shmp --op=pingpong,broadcast,reduce,alltoall --np=2 --sizes=8,64K "
+                  "--np-bytes=64K -n 5 -w 1 -r 2 --no-limits --progress=never --json {}/r.json",
+                  dir.string()));
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
   std::map<std::string, int> rows;  // backend -> rows
@@ -69,8 +69,7 @@ TEST(Shmp, FourProcessesStayExactAndAreFlaggedWhenOversubscribed) {
     EXPECT_EQ(row["oversubscribed"], 4 > cores) << row.dump();
   }
   if (4 > cores) {
-    EXPECT_TRUE(std::regex_search(o.out, std::regex("   shmp-direct .* [CWL]*O[CWL]*\n")))
-        << o.out;
+    EXPECT_TRUE(std::regex_search(o.out, std::regex("   shmp-direct .* [CWL]*O[CWL]*\n"))) << o.out;
   }
 }
 
@@ -81,12 +80,12 @@ TEST(Shmp, WindowPastTheMaxIsOneLineAndExitThreeOnEveryLaunch) {
   for (const std::string launch :
        {std::string(kHangBound), fmt::format("{} {} -n 3", kHangBound, COMOPS_MPIEXEC)}) {
     const fs::path dir = scratch();
-    const Outcome o = comops(
-        fmt::format("--backend=shmp --shmp-scheme=direct --op=broadcast --np=2 --sizes=8,1M "
-                    "--np-bytes=8 -n 5 -w 1 -r 2 --no-limits --progress=never "
-                    "--shmp-window-max=64K --json {}/r.json",
-                    dir.string()),
-        launch);
+    const Outcome o =
+        comops(fmt::format("--backend=shmp --shmp-scheme=direct --op=broadcast --np=2 --sizes=8,1M "
+                           "--np-bytes=8 -n 5 -w 1 -r 2 --no-limits --progress=never "
+                           "--shmp-window-max=64K --json {}/r.json",
+                           dir.string()),
+               launch);
     EXPECT_EQ(o.code, 3) << launch << "\n" << o.err;
     EXPECT_EQ(lines(o.err), 1) << launch << "\n" << o.err;
     EXPECT_EQ(o.err.rfind("comops: error: shmp: the point needs a shared window of ", 0), 0u)

@@ -107,8 +107,8 @@ TEST_P(ShmpOps, ExactAtTheWorldSizeAndEveryRoot) {
   const bool rooted = op_descriptor(c.op).rooted();
   for (std::size_t bytes : sizes_of(c.op))
     for (int root : rooted ? std::vector<int>{0, np - 1} : std::vector<int>{0}) {
-      const PointResult r = measure_point(shmp(c.scheme), point(c.op, np, bytes, root), quick(),
-                                          pinning);
+      const PointResult r =
+          measure_point(shmp(c.scheme), point(c.op, np, bytes, root), quick(), pinning);
       if (world_rank() != 0) continue;
       EXPECT_EQ(r.wrong, 0) << "bytes=" << bytes << " root=" << root;
       EXPECT_EQ(r.backend, "shmp-" + c.scheme);
@@ -172,10 +172,10 @@ INSTANTIATE_TEST_SUITE_P(BothSchemes, ShmpOps, testing::ValuesIn(cases()), case_
 TEST(ShmpApps, MatmulAndEm3dExactOnBothSchemes) {
   Pinning pinning(BindPolicy::kNone);
   const int np = world_size();
-  const AppParams em3d_local = {{"nodes", 40}, {"degree", 4}, {"remote", 0}, {"iters", 3},
-                                {"split", 0}};
-  const AppParams em3d_remote = {{"nodes", 37}, {"degree", 5}, {"remote", 50}, {"iters", 2},
-                                 {"split", 0}};
+  const AppParams em3d_local = {
+      {"nodes", 40}, {"degree", 4}, {"remote", 0}, {"iters", 3}, {"split", 0}};
+  const AppParams em3d_remote = {
+      {"nodes", 37}, {"degree", 5}, {"remote", 50}, {"iters", 2}, {"split", 0}};
   for (const std::string scheme : {"staged", "direct"}) {
     std::vector<std::pair<Args, bool>> points;  // (point, with a fault)
     for (std::int64_t n : {2, 24}) {
@@ -214,8 +214,8 @@ TEST(ShmpWindow, PastTheMaxIsAgreedByEveryRankAndTheNextPointRuns) {
               std::string::npos)
         << e.what();
   }
-  const PointResult r = measure_point(small, point(OpKind::kBroadcast, world_size(), 64), quick(),
-                                      pinning);
+  const PointResult r =
+      measure_point(small, point(OpKind::kBroadcast, world_size(), 64), quick(), pinning);
   if (world_rank() == 0) {
     EXPECT_EQ(r.wrong, 0);
   }

@@ -412,11 +412,10 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
   for (; std::getline(lines, line); previous = line)  // a title: after an empty line, ends in ':'
     if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
       groups.push_back(line.substr(0, line.size() - 1));
-  EXPECT_EQ(groups,
-            (std::vector<std::string>{
-                "General", "Sizes and participants", "Measurement", "Placement", "Output", "Faults",
-                "mpi backend", "Applications", "shm backend", "shmp backend", "swcc backend",
-                "OSU aliases"}));
+  EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
+                                              "Placement", "Output", "Faults", "mpi backend",
+                                              "Applications", "shm backend", "shmp backend",
+                                              "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

@@ -65,15 +65,16 @@ TEST(CliShmp, SchemesAndWindowMaxReachTheBackends) {
     EXPECT_TRUE(b->node_local());
     EXPECT_EQ(b->context().at("window_max_bytes"), std::size_t{4} << 30);  // the default, 4G
   }
-  const auto direct = backends_of({"--backend=shmp", "--shmp-scheme=direct", "--shmp-window-max=3M"});
+  const auto direct =
+      backends_of({"--backend=shmp", "--shmp-scheme=direct", "--shmp-window-max=3M"});
   ASSERT_EQ(labels(direct), (std::vector<std::string>{"shmp-direct"}));
   EXPECT_EQ(direct[0]->context().at("window_max_bytes"), 3u << 20);
   EXPECT_EQ(backends_of({"--backend=shmp", "--shmp-window-max=8192"})[0]->context().at(
                 "window_max_bytes"),
             8192u);
-  EXPECT_EQ(backends_of({"--backend=shmp", "--shmp-window-max=1tb"})[0]->context().at(
-                "window_max_bytes"),
-            std::size_t{1} << 40);
+  EXPECT_EQ(
+      backends_of({"--backend=shmp", "--shmp-window-max=1tb"})[0]->context().at("window_max_bytes"),
+      std::size_t{1} << 40);
 }
 
 TEST(CliShmp, BadValuesAreOneLineUsageErrors) {
@@ -81,8 +82,7 @@ TEST(CliShmp, BadValuesAreOneLineUsageErrors) {
                      "--shmp-window-max: invalid size 'lots'");
   expect_usage_error({"--backend=shmp", "--shmp-window-max=4Q"},
                      "--shmp-window-max: invalid size '4Q'");
-  expect_usage_error({"--backend=shmp", "--shmp-window-max=99999999999999999999"},
-                     "invalid size");
+  expect_usage_error({"--backend=shmp", "--shmp-window-max=99999999999999999999"}, "invalid size");
   expect_usage_error({"--backend=shmp", "--shmp-window-max=1K"},
                      "--shmp-window-max must be at least 4096 bytes (one page), not 1024");
   expect_usage_error({"--backend=shmp", "--shmp-scheme=fast"},

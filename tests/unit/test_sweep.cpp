@@ -245,15 +245,16 @@ TEST(BuildSweep, NodeLocalProcessesStayOnNodeZero) {
   std::vector<std::string> skipped;
   std::vector<Point> points = build_sweep(c, backends, &skipped);
   // Two nodes of two ranks: world ranks 0 and 1 on node a, 2 and 3 on node b.
-  const NodeMap nodes = make_node_map({0, 0, 1, 1}, {"a", "a", "b", "b"}, {1, 2, 3, 4}, {2, 2, 2, 2});
+  const NodeMap nodes =
+      make_node_map({0, 0, 1, 1}, {"a", "a", "b", "b"}, {1, 2, 3, 4}, {2, 2, 2, 2});
   drop_beyond_node0(nodes, backends, points, &skipped);
   std::vector<std::string> shmp;
   for (const Point& p : points)
     if (p.backend == 1) shmp.push_back(describe(p));
-  EXPECT_EQ(shmp, (std::vector<std::string>{"1 pingpong np=2 bytes=8 size intra",
-                                            "1 pingpong np=2 bytes=1024 size np intra",
-                                            "1 broadcast np=2 bytes=8 size",
-                                            "1 broadcast np=2 bytes=1024 size np"}));
+  EXPECT_EQ(shmp,
+            (std::vector<std::string>{
+                "1 pingpong np=2 bytes=8 size intra", "1 pingpong np=2 bytes=1024 size np intra",
+                "1 broadcast np=2 bytes=8 size", "1 broadcast np=2 bytes=1024 size np"}));
   EXPECT_EQ(skipped, (std::vector<std::string>{
                          "shmp: pingpong between nodes is not possible (processes share one node)",
                          "shm: pingpong between nodes is not possible (threads share one node)",

@@ -15,9 +15,10 @@ mkdir "$work/tmp"
 export TMPDIR=$work/tmp  # the supervisor's run directory, with the rank table, goes here
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Many repetitions of large broadcasts: the run lasts long enough to lose a rank in the middle.
+# Many repetitions of a large broadcast after a small one: the run lasts long enough (about 10 s
+# here) to lose a rank in the middle, once the small one's row is on disk.
 job_start "$comops" --np 2 --backend=shmp --shmp-scheme=direct --op=broadcast \
-  --sizes=8,64K,1M,4M -n 20 -r 200 --no-limits --progress=never --json "$work/r.json" \
+  --sizes=8,4M -n 1000 -r 200 --no-limits --progress=never --json "$work/r.json" \
   >"$work/out" 2>"$work/err"
 supervisor=$job_pid
 

@@ -77,7 +77,7 @@ TEST(Shmp, FourProcessesStayExactAndAreFlaggedWhenOversubscribed) {
 // rows before it kept; run directly (comops launches itself) and under the user's mpiexec with a
 // rank that takes no part.
 TEST(Shmp, WindowPastTheMaxIsOneLineAndExitThreeOnEveryLaunch) {
-  for (const std::string launch :
+  for (const std::string& launch :
        {std::string(kHangBound), fmt::format("{} {} -n 3", kHangBound, COMOPS_MPIEXEC)}) {
     const fs::path dir = scratch();
     const Outcome o =

@@ -2,11 +2,15 @@
 // per-point operation instances and the backend interfaces the harness drives.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -160,11 +164,39 @@ struct Buffers {
   std::size_t recv_count = 0;
 };
 
+/// The memory of one participant's send and receive buffers, owned by `owner` (the handle frees
+/// it: collectively for memory the participants share, so every participant drops it at the same
+/// point of the run).
+struct BufferSpace {
+  std::shared_ptr<void> owner;
+  Elem* send = nullptr;
+  Elem* recv = nullptr;
+};
+
 /// The group of participants of one point, seen from one participant: an MPI sub-communicator
 /// or a team of threads. All calls are collective over the group unless stated otherwise.
 class Comm {
  public:
   virtual ~Comm() = default;
+  /// This participant's send and receive buffers of a point (counts in elements), page aligned
+  /// and zeroed, touched by the calling participant (its pages land on its core's memory). By
+  /// default private memory, one participant at a time; a team of processes that read each
+  /// other's buffers (shmp) places them in a window they share, collectively. Throws
+  /// std::bad_alloc where this participant alone failed, AgreedError where all did together.
+  virtual BufferSpace allocate_buffers(std::size_t send_count, std::size_t recv_count) {
+    constexpr std::size_t kPage = 4096;
+    const auto round = [](std::size_t count) {
+      return (std::max<std::size_t>(count * kElemBytes, kElemBytes) + kPage - 1) / kPage * kPage;
+    };
+    const std::size_t send_bytes = round(send_count), bytes = send_bytes + round(recv_count);
+    void* p = std::aligned_alloc(kPage, bytes);
+    if (p == nullptr) throw std::bad_alloc();
+    std::memset(p, 0, bytes);
+    BufferSpace space{std::shared_ptr<void>(p, [](void* q) { std::free(q); })};
+    space.send = static_cast<Elem*>(p);
+    space.recv = reinterpret_cast<Elem*>(static_cast<char*>(p) + send_bytes);
+    return space;
+  }
   virtual int rank() const = 0;  ///< 0 .. size()-1; participant 0 lives on world rank 0
   virtual int size() const = 0;
   virtual void barrier() = 0;
@@ -239,6 +271,9 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string label() const = 0;
   virtual Participants participants() const = 0;
+  /// True when every participant of a point must run on one node (threads of one process;
+  /// processes sharing a node's memory): the harness then places them on node 0.
+  virtual bool node_local() const { return participants() == Participants::kThreads; }
   /// The ops this backend implements (an op missing here is skipped by the sweep with a note).
   virtual OpTable ops() const = 0;
   /// Largest participant count this backend can run in this process group (for processes: the

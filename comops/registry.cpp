@@ -15,6 +15,7 @@ std::vector<std::unique_ptr<BackendFamily>> backend_families() {
   families.push_back(make_mpi_family());
 #ifdef COMOPS_HAVE_SHM
   families.push_back(make_shm_family());
+  families.push_back(make_shmp_family());
 #endif
 #ifdef COMOPS_HAVE_SWCC
   families.push_back(make_swcc_family());

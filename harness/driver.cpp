@@ -165,11 +165,10 @@ void plan_points(const Config& config, const NodeMap& nodes, Sweep& sweep) {
       throw UsageError(fmt::format("{} runs at most {} participants here, np={} was asked for",
                                    b->label(), b->max_participants(), max_np(config)));
   sweep.points = build_sweep(config, sweep.backends, &sweep.skipped);
+  drop_beyond_node0(nodes, sweep.backends, sweep.points, &sweep.skipped);
   check_memory(sweep.points);
   for (const Point& p : sweep.points)
-    sweep.placements.push_back(sweep.backends[p.backend]->participants() == Participants::kProcesses
-                                   ? place_processes(nodes, p.np, config.placement, p.pair)
-                                   : place_threads(nodes, p.np, p.pair));
+    sweep.placements.push_back(place_point(*sweep.backends[p.backend], nodes, p, config.placement));
 }
 
 // Rank 0 alone looks at --output-dir (other nodes may not see the same file system), before

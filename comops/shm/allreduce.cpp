@@ -28,15 +28,15 @@ class StagedAllreduce final : public ShmOp {
 };
 
 struct AllreduceShared {
-  AllreduceShared(int np, std::size_t result_count)
-      : lines{std::vector<Line>(static_cast<std::size_t>(np)),
-              std::vector<Line>(static_cast<std::size_t>(np))},
-        sliced(np),
-        result(result_count) {}
+  AllreduceShared(Arena& arena, int np, std::size_t result_count)
+      : lines{ShmArray<Line>(arena, static_cast<std::size_t>(np)),
+              ShmArray<Line>(arena, static_cast<std::size_t>(np))},
+        sliced(arena, np),
+        result(arena, result_count) {}
   // Small: thread i's vector of iteration s in lines[s & 1][i]. Thread i writes that line again
   // at s + 2 only after it has seen every thread's line of s + 1, which each thread writes only
   // after it has read all lines of s.
-  std::vector<Line> lines[2];
+  ShmArray<Line> lines[2];
   SlicedReduction::Shared sliced;
   // Large: the reduced vector. A worker writes its slice of s + 1 only after every thread
   // arrived at s + 1, which each does only after it has copied s out.
@@ -48,8 +48,8 @@ class DirectAllreduce final : public ShmOp {
   DirectAllreduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ =
         team_.make_shared<AllreduceShared>(rank_, np_, args.count <= kInlineElems ? 0 : args.count);
-    publish(sh_->sliced.peers);
-    sliced_.emplace(sh_->sliced, team_, rank_, args.count, 0);
+    publish();
+    sliced_.emplace(sh_->sliced, peers_, team_, rank_, args.count, 0);
   }
 
   void run() override {
@@ -63,7 +63,7 @@ class DirectAllreduce final : public ShmOp {
  private:
   void run_inline(std::uint64_t s) {
     const std::size_t n = args_.count;
-    std::vector<Line>& lines = sh_->lines[s & 1];
+    ShmArray<Line>& lines = sh_->lines[s & 1];
     Line& mine = lines[static_cast<std::size_t>(rank_)];
     copy_elems(mine.data, bufs_.send, n);
     mine.seq.store(s, std::memory_order_release);

@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "comops/shm/scheme_option.hpp"
 #include "comops/shm/shm_op.hpp"
 #include "comops/shm/team.hpp"
+#include "comops/shm/thread_space.hpp"
 
 namespace comops {
 namespace {
@@ -46,7 +48,7 @@ void team_thread() {
     if (got != team.size())
       throw RuntimeError(
           fmt::format("shm: OpenMP gave {} threads, {} requested", got, team.size()));
-    shm::TeamComm comm(team, omp_get_thread_num());
+    shm::ThreadComm comm(team, omp_get_thread_num());
     (*g_launch.body)(comm);
   } catch (const shm::TeamAborted&) {
   } catch (...) {
@@ -85,7 +87,8 @@ class ShmBackend final : public Backend {
     std::unique_lock<std::mutex> lock(g_launch_mutex, std::try_to_lock);
     if (!lock.owns_lock())
       throw RuntimeError("shm: spmd called while another shm team runs (nested or concurrent)");
-    shm::Team team(np);
+    shm::ThreadSpace space;
+    shm::Team team(np, space);
     g_launch = Launch{&team, &body};
     omp_set_dynamic(0);
     g_fork.fetch_add(1, std::memory_order_release);
@@ -115,33 +118,19 @@ class ShmFamily final : public BackendFamily {
   bool needs_processes() const override { return false; }
 
   void add_options(CLI::App& app) override {
-    app.add_option("--scheme", schemes_,
-                   "shm schemes, comma separated: staged (copy through a shared buffer, the "
-                   "paper's) and/or direct (single copy, point-to-point flags)")
+    app.add_option("--scheme", schemes_, std::string("shm schemes, ") + shm::kSchemeHelp)
         ->delimiter(',')
         ->capture_default_str()
         ->type_name("LIST")
         ->group("shm backend");
   }
 
-  void validate() const override {
-    if (schemes_.empty()) throw UsageError("--scheme: give at least one of staged, direct");
-    for (const auto& s : schemes_)
-      if (s != "staged" && s != "direct")
-        throw UsageError(
-            fmt::format("--scheme: unknown shm scheme '{}' (expected staged or direct)", s));
-  }
+  void validate() const override { shm::parse_schemes("--scheme", schemes_); }
 
   std::vector<std::unique_ptr<Backend>> create() override {
-    validate();
     std::vector<std::unique_ptr<Backend>> out;
-    std::vector<std::string> seen;
-    for (const auto& s : schemes_) {
-      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
-      seen.push_back(s);
-      out.push_back(std::make_unique<ShmBackend>(s == "staged" ? shm::Scheme::kStaged
-                                                               : shm::Scheme::kDirect));
-    }
+    for (shm::Scheme scheme : shm::parse_schemes("--scheme", schemes_))
+      out.push_back(std::make_unique<ShmBackend>(scheme));
     return out;
   }
 

@@ -16,15 +16,14 @@ namespace comops::shm {
 namespace {
 
 struct BibwShared {
-  BibwShared(int window, std::size_t staged_count)
-      : slot{std::vector<SeqFlag>(static_cast<std::size_t>(window)),
-             std::vector<SeqFlag>(static_cast<std::size_t>(window))},
-        stage{SharedArray(staged_count), SharedArray(staged_count)} {}
-  std::vector<SeqFlag> slot[2];  // slot[r][k] = s: message k of thread r's window s delivered
-  SeqFlag posted[2];             // thread r entered run s: its receive buffer is free for s
-  SeqFlag copied_out[2];         // staged: thread r copied the peer's window s out
-  SharedArray stage[2];          // staged: thread r's window, for the peer to copy out
-  std::vector<Peer> peers = std::vector<Peer>(2);
+  BibwShared(Arena& arena, int window, std::size_t staged_count)
+      : slot{ShmArray<SeqFlag>(arena, static_cast<std::size_t>(window)),
+             ShmArray<SeqFlag>(arena, static_cast<std::size_t>(window))},
+        stage{SharedArray(arena, staged_count), SharedArray(arena, staged_count)} {}
+  ShmArray<SeqFlag> slot[2];  // slot[r][k] = s: message k of thread r's window s delivered
+  SeqFlag posted[2];          // thread r entered run s: its receive buffer is free for s
+  SeqFlag copied_out[2];      // staged: thread r copied the peer's window s out
+  SharedArray stage[2];       // staged: thread r's window, for the peer to copy out
 };
 
 class Bibw final : public ShmOp {
@@ -34,8 +33,7 @@ class Bibw final : public ShmOp {
         staged_(scheme == Scheme::kStaged),
         n_(args.count * static_cast<std::size_t>(args.window)) {
     sh_ = team_.make_shared<BibwShared>(rank_, args.window, staged_ ? n_ : 0);
-    if (rank_ < 2) sh_->peers[static_cast<std::size_t>(rank_)] = Peer{bufs.send, bufs.recv};
-    team_.barrier(rank_);
+    publish();
   }
 
   void run() override {
@@ -53,7 +51,7 @@ class Bibw final : public ShmOp {
     const std::size_t n = args_.count;
     sh_->posted[me].seq.store(s, std::memory_order_release);
     team_.wait_geq(sh_->posted[peer].seq, s);
-    Elem* dst = sh_->peers[peer].recv;
+    Elem* dst = peers_[peer].recv;
     for (std::size_t k = 0; k < sh_->slot[me].size(); ++k) {
       copy_elems(dst + k * n, bufs_.send + k * n, n);
       sh_->slot[me][k].seq.store(s, std::memory_order_release);

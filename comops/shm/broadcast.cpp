@@ -11,12 +11,9 @@ namespace comops::shm {
 namespace {
 
 struct BroadcastShared {
-  BroadcastShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)),
-        staging(staging_count) {}
-  std::vector<Line> lines;  // root: message s ready; others: message s copied
-  std::vector<Peer> peers;
+  BroadcastShared(Arena& arena, int np, std::size_t staging_count)
+      : lines(arena, static_cast<std::size_t>(np)), staging(arena, staging_count) {}
+  ShmArray<Line> lines;  // root: message s ready; others: message s copied
   SharedArray staging;
 };
 
@@ -42,7 +39,7 @@ class DirectBroadcast final : public ShmOp {
  public:
   DirectBroadcast(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<BroadcastShared>(rank_, np_, 0);
-    publish(sh_->peers);
+    publish();
     // Large messages: the root pushes the first 1/np of every receiver's message (128-byte
     // aligned) while the receivers pull the rest, so every thread copies about as much.
     const std::size_t n = args.count;
@@ -88,7 +85,7 @@ class DirectBroadcast final : public ShmOp {
       return;
     }
     team_.wait_geq(root_line.seq, s);
-    copy_elems(bufs_.recv, sh_->peers[static_cast<std::size_t>(args_.root)].send, args_.count);
+    copy_elems(bufs_.recv, peers_[static_cast<std::size_t>(args_.root)].send, args_.count);
     sh_->lines[static_cast<std::size_t>(rank_)].seq.store(s, std::memory_order_release);
   }
 
@@ -105,7 +102,7 @@ class DirectBroadcast final : public ShmOp {
       for (int i = 0; i < np_; ++i) {
         if (i == args_.root) continue;
         team_.wait_geq(sh_->lines[static_cast<std::size_t>(i)].seq, 2 * s - 1);
-        copy_elems(sh_->peers[static_cast<std::size_t>(i)].recv, bufs_.send, head_);
+        copy_elems(peers_[static_cast<std::size_t>(i)].recv, bufs_.send, head_);
       }
       root_line.seq.store(2 * s, std::memory_order_release);
       wait_receivers(2 * s);
@@ -114,7 +111,7 @@ class DirectBroadcast final : public ShmOp {
     Line& mine = sh_->lines[static_cast<std::size_t>(rank_)];
     mine.seq.store(2 * s - 1, std::memory_order_release);
     team_.wait_geq(root_line.seq, 2 * s - 1);
-    copy_elems(bufs_.recv + head_, sh_->peers[root].send + head_, n - head_);
+    copy_elems(bufs_.recv + head_, peers_[root].send + head_, n - head_);
     mine.seq.store(2 * s, std::memory_order_release);
     team_.wait_geq(root_line.seq, 2 * s);
   }

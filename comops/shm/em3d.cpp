@@ -13,9 +13,8 @@ namespace comops::shm {
 namespace {
 
 struct Em3dShared {
-  Em3dShared(int np, std::size_t staging_count)
-      : peers(static_cast<std::size_t>(np)), e(staging_count), h(staging_count) {}
-  std::vector<Peer> peers;
+  Em3dShared(Arena& arena, std::size_t staging_count)
+      : e(arena, staging_count), h(arena, staging_count) {}
   SharedArray e, h;  // staged: every participant's E and H values
 };
 
@@ -24,13 +23,13 @@ class Em3d final : public ShmOp {
   Em3d(Scheme scheme, Comm& comm, const Args& args, Buffers& bufs)
       : ShmOp(comm, args, bufs), nodes_(em3d::params_of(args).nodes) {
     const bool staged = scheme == Scheme::kStaged;
-    sh_ = team_.make_shared<Em3dShared>(rank_, np_, staged ? nodes_ * np_ : 0);
-    publish(sh_->peers);
+    sh_ = team_.make_shared<Em3dShared>(rank_, staged ? nodes_ * np_ : 0);
+    publish();
     em3d::ShmParts parts;
     for (std::size_t r = 0; r < static_cast<std::size_t>(np_); ++r) {
-      parts.e.push_back(em3d::values_in(staged ? sh_->e.data() + r * nodes_ : sh_->peers[r].recv));
+      parts.e.push_back(em3d::values_in(staged ? sh_->e.data() + r * nodes_ : peers_[r].recv));
       parts.h.push_back(
-          em3d::values_in(staged ? sh_->h.data() + r * nodes_ : sh_->peers[r].recv + nodes_));
+          em3d::values_in(staged ? sh_->h.data() + r * nodes_ : peers_[r].recv + nodes_));
     }
     kernel_ = std::make_unique<em3d::ShmKernel>(em3d::params_of(args), em3d::kGraphSeed, rank_,
                                                 std::move(parts),

@@ -9,13 +9,10 @@ namespace comops::shm {
 namespace {
 
 struct ExchangeShared {
-  ExchangeShared(int np, std::size_t staging_count)
-      : posted(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)),
-        staging(staging_count) {}
-  std::vector<SeqFlag> posted;  // thread j: its send buffer holds message s
-  std::vector<Peer> peers;
-  SharedArray staging;  // staged: np rows of one send buffer each
+  ExchangeShared(Arena& arena, int np, std::size_t staging_count)
+      : posted(arena, static_cast<std::size_t>(np)), staging(arena, staging_count) {}
+  ShmArray<SeqFlag> posted;  // thread j: its send buffer holds message s
+  SharedArray staging;       // staged: np rows of one send buffer each
 };
 
 // The thread's point, and where its blocks sit in a sender's send buffer.
@@ -57,7 +54,7 @@ class DirectExchange final : public ExchangeOp {
   DirectExchange(Exchange what, Comm& comm, const Args& args, Buffers& bufs)
       : ExchangeOp(what, comm, args, bufs) {
     sh_ = team_.make_shared<ExchangeShared>(rank_, np_, 0);
-    publish(sh_->peers);
+    publish();
   }
 
   void run() override {
@@ -68,7 +65,7 @@ class DirectExchange final : public ExchangeOp {
       const int j = (rank_ + k) % np_;
       const auto uj = static_cast<std::size_t>(j);
       team_.wait_geq(sh_->posted[uj].seq, s);
-      copy_elems(recv_block(j), sh_->peers[uj].send + mine_, args_.count);
+      copy_elems(recv_block(j), peers_[uj].send + mine_, args_.count);
     }
     // Return only when nobody reads this send buffer any more; no thread posts s+1 before it.
     team_.barrier(rank_);

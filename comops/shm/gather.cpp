@@ -8,12 +8,9 @@ namespace comops::shm {
 namespace {
 
 struct GatherShared {
-  GatherShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)),
-        staging(staging_count) {}
-  std::vector<Line> lines;  // root: posted s (large) / consumed s (small); others: block s in
-  std::vector<Peer> peers;
+  GatherShared(Arena& arena, int np, std::size_t staging_count)
+      : lines(arena, static_cast<std::size_t>(np)), staging(arena, staging_count) {}
+  ShmArray<Line> lines;  // root: posted s (large) / consumed s (small); others: block s in
   SharedArray staging;
 };
 
@@ -40,7 +37,7 @@ class DirectGather final : public ShmOp {
  public:
   DirectGather(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<GatherShared>(rank_, np_, 0);
-    publish(sh_->peers);
+    publish();
   }
 
   void run() override {
@@ -67,7 +64,7 @@ class DirectGather final : public ShmOp {
       copy_elems(mine.data, bufs_.send, n);
     } else {
       team_.wait_geq(root_line.seq, s);  // the root's receive buffer is posted
-      copy_elems(sh_->peers[root].recv + static_cast<std::size_t>(rank_) * n, bufs_.send, n);
+      copy_elems(peers_[root].recv + static_cast<std::size_t>(rank_) * n, bufs_.send, n);
     }
     mine.seq.store(s, std::memory_order_release);
   }

@@ -13,9 +13,7 @@ namespace comops::shm {
 namespace {
 
 struct MatmulShared {
-  MatmulShared(int np, std::size_t staging_count)
-      : peers(static_cast<std::size_t>(np)), staging(staging_count) {}
-  std::vector<Peer> peers;
+  MatmulShared(Arena& arena, std::size_t staging_count) : staging(arena, staging_count) {}
   SharedArray staging;  // staged: all of B
 };
 
@@ -27,16 +25,16 @@ class Matmul final : public ShmOp {
         n_(apps::matmul_n(args)),
         rows_(apps::matmul_rows(n_, np_, rank_)),
         owner_(apps::matmul_owners(n_, np_)) {
-    sh_ = team_.make_shared<MatmulShared>(rank_, np_, staged_ ? n_ * n_ : 0);
-    publish(sh_->peers);
+    sh_ = team_.make_shared<MatmulShared>(rank_, staged_ ? n_ * n_ : 0);
+    publish();
     // Row k of B: in the shared copy (staged) or in its owner's send buffer, after its rows of A.
     b_rows_.resize(n_);
     for (std::size_t k = 0; k < n_; ++k) {
       const int o = owner_[k];
       const apps::RowBlock ob = apps::matmul_rows(n_, np_, o);
-      b_rows_[k] = staged_ ? sh_->staging.data() + k * n_
-                           : sh_->peers[static_cast<std::size_t>(o)].send + ob.count * n_ +
-                                 (k - ob.first) * n_;
+      b_rows_[k] =
+          staged_ ? sh_->staging.data() + k * n_
+                  : peers_[static_cast<std::size_t>(o)].send + ob.count * n_ + (k - ob.first) * n_;
     }
   }
 

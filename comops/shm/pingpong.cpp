@@ -13,10 +13,10 @@ namespace comops::shm {
 namespace {
 
 struct PingpongShared {
-  explicit PingpongShared(std::size_t count, bool staged) : staging(staged ? count : 0) {}
+  PingpongShared(Arena& arena, std::size_t count, bool staged)
+      : staging(arena, staged ? count : 0) {}
   SeqFlag handshake;  // staged: 2s-1 when 0 -> 1 is staged, 2s when 1 -> 0 is
   Line line[2];       // direct: inline messages in line[0]; larger ones: thread r's progress
-  std::vector<Peer> peers = std::vector<Peer>(2);
   SharedArray staging;
 };
 
@@ -52,8 +52,7 @@ class DirectPingpong final : public ShmOp {
  public:
   DirectPingpong(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<PingpongShared>(rank_, args.count, false);
-    if (rank_ < 2) sh_->peers[static_cast<std::size_t>(rank_)] = Peer{bufs.send, bufs.recv};
-    team_.barrier(rank_);
+    publish();
     // Large messages: the sender pushes the first half (128-byte aligned), the receiver pulls
     // the rest at the same time; small ones: the sender pushes all from its cache-hot buffer.
     split_ = args.bytes < kSplitMinBytes ? args.count : split_point(args.count, args.count / 2);
@@ -95,7 +94,7 @@ class DirectPingpong final : public ShmOp {
     Line& mine = sh_->line[rank_];
     Line& other = sh_->line[1 - rank_];
     const std::uint64_t b = 4 * (s - 1);
-    const Peer& peer = sh_->peers[static_cast<std::size_t>(1 - rank_)];
+    const Peer& peer = peers_[static_cast<std::size_t>(1 - rank_)];
     const std::size_t tail = n - split_;
     mine.seq.store(b + 1, std::memory_order_release);
     team_.wait_geq(other.seq, b + 1);
@@ -124,7 +123,7 @@ class DirectPingpong final : public ShmOp {
   void run_push(std::uint64_t s) {
     const std::size_t n = args_.count;
     std::atomic<std::uint64_t>& seq = sh_->line[0].seq;
-    Elem* peer_recv = sh_->peers[static_cast<std::size_t>(1 - rank_)].recv;
+    Elem* peer_recv = peers_[static_cast<std::size_t>(1 - rank_)].recv;
     if (rank_ == 0) {
       team_.wait_geq(seq, 3 * s - 2);
       copy_elems(peer_recv, bufs_.send, n);

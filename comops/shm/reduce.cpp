@@ -12,8 +12,9 @@ namespace comops::shm {
 namespace {
 
 struct ReduceShared {
-  explicit ReduceShared(int np) : lines(static_cast<std::size_t>(np)), sliced(np) {}
-  std::vector<Line> lines;  // small: non-root's vector s / root consumed s
+  ReduceShared(Arena& arena, int np)
+      : lines(arena, static_cast<std::size_t>(np)), sliced(arena, np) {}
+  ShmArray<Line> lines;  // small: non-root's vector s / root consumed s
   SlicedReduction::Shared sliced;
 };
 
@@ -36,8 +37,8 @@ class DirectReduce final : public ShmOp {
  public:
   DirectReduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<ReduceShared>(rank_, np_);
-    publish(sh_->sliced.peers);
-    sliced_.emplace(sh_->sliced, team_, rank_, args.count, args.root);
+    publish();
+    sliced_.emplace(sh_->sliced, peers_, team_, rank_, args.count, args.root);
   }
 
   void run() override {
@@ -73,8 +74,7 @@ class DirectReduce final : public ShmOp {
   // reduce their slice into the root's receive buffer and signal; everyone leaves once no worker
   // reads its buffers any more.
   void run_sliced(std::uint64_t s) {
-    sliced_->reduce_my_slice(s, sh_->sliced.peers[static_cast<std::size_t>(args_.root)].recv,
-                             args_.op);
+    sliced_->reduce_my_slice(s, peers_[static_cast<std::size_t>(args_.root)].recv, args_.op);
     for (int w = 0; w < sliced_->workers(); ++w)
       if (sliced_->worker_rank(w) != rank_) sliced_->wait_done(w, s);
   }

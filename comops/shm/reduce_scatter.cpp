@@ -33,8 +33,8 @@ class DirectReduceScatter final : public ShmOp {
   DirectReduceScatter(Comm& comm, const Args& args, Buffers& bufs)
       : ShmOp(comm, args, bufs), mine_(reduce_scatter_block(args.count, args.np, rank_)) {
     sh_ = team_.make_shared<SlicedReduction::Shared>(rank_, np_);
-    publish(sh_->peers);
-    for (const Peer& peer : sh_->peers) srcs_.push_back(peer.send + mine_.offset);
+    publish();
+    for (const Peer& peer : peers_) srcs_.push_back(peer.send + mine_.offset);
   }
 
   void run() override {
@@ -45,7 +45,7 @@ class DirectReduceScatter final : public ShmOp {
   }
 
  private:
-  void announce_and_wait(std::vector<SeqFlag>& flags, std::uint64_t s) {
+  void announce_and_wait(ShmArray<SeqFlag>& flags, std::uint64_t s) {
     flags[static_cast<std::size_t>(rank_)].seq.store(s, std::memory_order_release);
     for (int i = 0; i < np_; ++i)
       if (i != rank_) team_.wait_geq(flags[static_cast<std::size_t>(i)].seq, s);

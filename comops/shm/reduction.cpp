@@ -11,8 +11,8 @@ constexpr std::size_t kSliceAlignElems = 16;      // slices start on 128-byte bo
 
 }  // namespace
 
-StagedFold::StagedFold(int np, std::size_t count)
-    : np_(np), count_(count), staging_{SharedArray(count), SharedArray(count)} {}
+StagedFold::StagedFold(Arena& arena, int np, std::size_t count)
+    : np_(np), count_(count), staging_{SharedArray(arena, count), SharedArray(arena, count)} {}
 
 const Elem* StagedFold::fold(Team& team, int rank, std::uint64_t s, const Elem* send, OpKind op) {
   const std::size_t p = s & 1;
@@ -28,12 +28,11 @@ const Elem* StagedFold::fold(Team& team, int rank, std::uint64_t s, const Elem* 
   return result;
 }
 
-SlicedReduction::Shared::Shared(int np)
-    : arrived(static_cast<std::size_t>(np)),
-      done(static_cast<std::size_t>(np)),
-      peers(static_cast<std::size_t>(np)) {}
+SlicedReduction::Shared::Shared(Arena& arena, int np)
+    : arrived(arena, static_cast<std::size_t>(np)), done(arena, static_cast<std::size_t>(np)) {}
 
-SlicedReduction::SlicedReduction(Shared& sh, const Team& team, int rank, std::size_t n, int first)
+SlicedReduction::SlicedReduction(Shared& sh, const std::vector<Peer>& peers, const Team& team,
+                                 int rank, std::size_t n, int first)
     : sh_(sh), team_(team), rank_(rank), np_(team.size()), first_(first), n_(n) {
   const std::size_t want = n * kElemBytes >= kSliceMinBytes ? static_cast<std::size_t>(np_) : 1;
   per_ = (n + want - 1) / want;
@@ -43,7 +42,7 @@ SlicedReduction::SlicedReduction(Shared& sh, const Team& team, int rank, std::si
   const int index = (rank - first + np_) % np_;
   if (index < workers_) my_worker_ = index;
   const std::size_t from = my_worker_ < 0 ? 0 : lo(my_worker_);
-  for (const Peer& peer : sh_.peers) srcs_.push_back(peer.send + from);
+  for (const Peer& peer : peers) srcs_.push_back(peer.send + from);
 }
 
 std::size_t SlicedReduction::lo(int w) const {

@@ -15,7 +15,7 @@ namespace comops::shm {
 /// fold of the next iteration cannot overtake a read of this one's result.
 class StagedFold {
  public:
-  StagedFold(int np, std::size_t count);  ///< np threads, vectors of count elements
+  StagedFold(Arena& arena, int np, std::size_t count);  ///< np threads, count elements each
 
   /// Iteration s (1, 2, ... on every thread): folds send into the iteration's buffer and passes
   /// the central barrier. Returns the buffer, which then holds the reduction over every thread;
@@ -38,15 +38,15 @@ class SlicedReduction {
  public:
   /// The team's shared state of one sliced reduction.
   struct Shared {
-    explicit Shared(int np);
-    std::vector<SeqFlag> arrived;  // thread i entered iteration s (its send buffer holds it)
-    std::vector<SeqFlag> done;     // worker i reduced its slice of iteration s
-    std::vector<Peer> peers;       // every thread's buffers, published by the op
+    Shared(Arena& arena, int np);
+    ShmArray<SeqFlag> arrived;  // thread i entered iteration s (its send buffer holds it)
+    ShmArray<SeqFlag> done;     // worker i reduced its slice of iteration s
   };
 
-  /// This thread's part, once every thread has published its buffers into sh.peers; vectors of
-  /// n elements, slices counted from thread `first`.
-  SlicedReduction(Shared& sh, const Team& team, int rank, std::size_t n, int first);
+  /// This thread's part, given every thread's published buffers (ShmOp::publish); vectors of n
+  /// elements, slices counted from thread `first`.
+  SlicedReduction(Shared& sh, const std::vector<Peer>& peers, const Team& team, int rank,
+                  std::size_t n, int first);
 
   /// Iteration s: announces this thread's arrival; a worker then waits for every thread's
   /// arrival, reduces its slice into dst (n elements, at the slice's offset) and marks it done.

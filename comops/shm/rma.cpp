@@ -17,7 +17,7 @@ namespace {
 struct RmaShared {
   SeqFlag exposed;  // thread 1: s when its buffer is exposed for call s (the -fence ops)
   SeqFlag done;     // thread 0: s when the operations of its call s are complete
-  std::vector<Peer> peers = std::vector<Peer>(2);
+  explicit RmaShared(Arena&) {}
 };
 
 class DirectRma final : public ShmOp {
@@ -25,8 +25,7 @@ class DirectRma final : public ShmOp {
   DirectRma(Comm& comm, const Args& args, Buffers& bufs)
       : ShmOp(comm, args, bufs), shape_(rma_shape(args.op, args.bytes)) {
     sh_ = team_.make_shared<RmaShared>(rank_);
-    if (rank_ < 2) sh_->peers[static_cast<std::size_t>(rank_)] = Peer{bufs.send, bufs.recv};
-    team_.barrier(rank_);
+    publish();
   }
 
   void run() override {
@@ -39,7 +38,7 @@ class DirectRma final : public ShmOp {
       return;
     }
     if (shape_.fence) team_.wait_geq(sh_->exposed.seq, s);
-    const Peer& target = sh_->peers[1];
+    const Peer& target = peers_[1];
     const std::size_t n = args_.count;
     for (int j = 0; j < shape_.window; ++j) {
       const std::size_t at = static_cast<std::size_t>(j) % shape_.slots * n;

@@ -8,14 +8,12 @@ namespace comops::shm {
 namespace {
 
 struct ScatterShared {
-  ScatterShared(int np, std::size_t staging_count)
-      : lines(static_cast<std::size_t>(np)),
-        out(static_cast<std::size_t>(np)),
-        peers(static_cast<std::size_t>(np)),
-        staging(staging_count) {}
-  std::vector<Line> lines;  // root: message s ready (large); others: block s copied
-  std::vector<Line> out;    // small: written by the root, block s for thread i
-  std::vector<Peer> peers;
+  ScatterShared(Arena& arena, int np, std::size_t staging_count)
+      : lines(arena, static_cast<std::size_t>(np)),
+        out(arena, static_cast<std::size_t>(np)),
+        staging(arena, staging_count) {}
+  ShmArray<Line> lines;  // root: message s ready (large); others: block s copied
+  ShmArray<Line> out;    // small: written by the root, block s for thread i
   SharedArray staging;
 };
 
@@ -42,7 +40,7 @@ class DirectScatter final : public ShmOp {
  public:
   DirectScatter(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<ScatterShared>(rank_, np_, 0);
-    publish(sh_->peers);
+    publish();
   }
 
   void run() override {
@@ -73,7 +71,7 @@ class DirectScatter final : public ShmOp {
       copy_elems(bufs_.recv, sh_->out[me].data, n);
     } else {
       team_.wait_geq(sh_->lines[root].seq, s);
-      copy_elems(bufs_.recv, sh_->peers[root].send + me * n, n);
+      copy_elems(bufs_.recv, peers_[root].send + me * n, n);
     }
     sh_->lines[me].seq.store(s, std::memory_order_release);
   }

@@ -1,14 +1,11 @@
-// Shared pieces of the shm ops: scheme names, staging buffers, reduction kernels.
+// Shared pieces of the shm ops: scheme names, reduction kernels.
 #include "comops/shm/shm_op.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <new>
 
 namespace comops::shm {
 namespace {
 
-constexpr std::size_t kPage = 4096;
 constexpr std::size_t kBlockElems = 1024;  // 8 KiB: the destination block stays in L1
 
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
@@ -30,17 +27,6 @@ COMOPS_SHM_CLONES void sum_into(Elem* __restrict dst, const Elem* __restrict src
 std::string_view scheme_name(Scheme scheme) {
   return scheme == Scheme::kStaged ? "staged" : "direct";
 }
-
-SharedArray::SharedArray(std::size_t count) {
-  const std::size_t bytes = std::max<std::size_t>(count * kElemBytes, kElemBytes);
-  const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
-  auto* p = static_cast<Elem*>(std::aligned_alloc(kPage, rounded));
-  if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, rounded);
-  data_.reset(p);
-}
-
-void SharedArray::Free::operator()(Elem* p) const { std::free(p); }
 
 void combine_into(Elem* dst, const Elem* src, std::size_t n, OpKind op) {
   if (reduction_of(op) == Reduce::kMax)

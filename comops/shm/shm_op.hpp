@@ -1,5 +1,7 @@
 // What the shm op files share: schemes, flag lines with an inline payload, staging buffers, the
-// published buffers of the team, the op base class and the op table.
+// op base class (with the team's published buffers) and the op table. Shared state (the structs an
+// op builds with Team::make_shared) holds flags and ShmArrays only, never an address: a process
+// team maps it at a different address in every process.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "comops/op.hpp"
+#include "comops/shm/shared_block.hpp"
 #include "comops/shm/team.hpp"
 
 namespace comops::shm {
@@ -49,23 +52,11 @@ struct alignas(kLineBytes) SeqFlag {
   std::atomic<std::uint64_t> seq{0};
 };
 
-/// One participant's buffers as published to the team (pointers stay valid for the op's life).
-struct Peer {
-  Elem* send = nullptr;
-  Elem* recv = nullptr;
-};
-
-/// A page-aligned array of count elements shared by the team (the staged scheme's buffer).
-class SharedArray {
+/// A page-aligned, zeroed array of count elements in a shared block (the staged scheme's buffer);
+/// data() is null for count 0.
+class SharedArray : public ShmArray<Elem> {
  public:
-  explicit SharedArray(std::size_t count);
-  Elem* data() const { return data_.get(); }
-
- private:
-  struct Free {
-    void operator()(Elem* p) const;
-  };
-  std::unique_ptr<Elem[], Free> data_;
+  SharedArray(Arena& arena, std::size_t count) : ShmArray<Elem>(arena, count, kPageBytes) {}
 };
 
 /// Spin-then-yield test-and-test-and-set lock: the staged reduction's critical section.
@@ -91,7 +82,8 @@ void reduce_into(Elem* dst, const Elem* const* srcs, int nsrc, std::size_t n, Op
 /// dst[i] = max(dst[i], src[i]) or dst[i] += src[i].
 void combine_into(Elem* dst, const Elem* src, std::size_t n, OpKind op);
 
-/// Base of the shm ops: the thread's team, rank, the point and its buffers, an iteration number.
+/// Base of the shm ops: the participant's team, rank, the point and its buffers, an iteration
+/// number, and (after publish) every participant's buffers in this participant's memory.
 class ShmOp : public OpInstance {
  protected:
   ShmOp(Comm& comm, const Args& args, const Buffers& bufs)
@@ -101,11 +93,8 @@ class ShmOp : public OpInstance {
         args_(args),
         bufs_(bufs) {}
 
-  /// Publishes this thread's buffers into peers and waits until every thread has.
-  void publish(std::vector<Peer>& peers) {
-    peers[static_cast<std::size_t>(rank_)] = Peer{bufs_.send, bufs_.recv};
-    team_.barrier(rank_);
-  }
+  /// Collective: publishes this participant's buffers and fills peers_ with everyone's.
+  void publish() { peers_ = team_.exchange_peers(rank_, Peer{bufs_.send, bufs_.recv}); }
   std::uint64_t next() { return ++seq_; }  ///< 1, 2, ...: the same on every thread
 
   Team& team_;
@@ -113,6 +102,7 @@ class ShmOp : public OpInstance {
   const int np_;
   const Args args_;
   const Buffers bufs_;
+  std::vector<Peer> peers_;  ///< participant i's buffers (after publish)
 
  private:
   std::uint64_t seq_ = 0;

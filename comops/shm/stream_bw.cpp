@@ -14,18 +14,16 @@ namespace comops::shm {
 namespace {
 
 struct StreamShared {
-  explicit StreamShared(int window) : slot(static_cast<std::size_t>(window)) {}
-  std::vector<SeqFlag> slot;  // slot[k] = s when message k of window s is delivered
-  SeqFlag rx;                 // thread 1: 2s-1 in run s (receive buffer posted), 2s all received
-  std::vector<Peer> peers = std::vector<Peer>(2);
+  StreamShared(Arena& arena, int window) : slot(arena, static_cast<std::size_t>(window)) {}
+  ShmArray<SeqFlag> slot;  // slot[k] = s when message k of window s is delivered
+  SeqFlag rx;              // thread 1: 2s-1 in run s (receive buffer posted), 2s all received
 };
 
 class DirectStreamBw final : public ShmOp {
  public:
   DirectStreamBw(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
     sh_ = team_.make_shared<StreamShared>(rank_, args.window);
-    if (rank_ < 2) sh_->peers[static_cast<std::size_t>(rank_)] = Peer{bufs.send, bufs.recv};
-    team_.barrier(rank_);
+    publish();
   }
 
   void run() override {
@@ -33,7 +31,7 @@ class DirectStreamBw final : public ShmOp {
     const std::uint64_t s = next();
     const std::size_t n = args_.count;
     if (rank_ == 0) {
-      Elem* dst = sh_->peers[1].recv;
+      Elem* dst = peers_[1].recv;
       team_.wait_geq(sh_->rx.seq, 2 * s - 1);
       for (std::size_t k = 0; k < sh_->slot.size(); ++k) {
         copy_elems(dst + k * n, bufs_.send + k * n, n);

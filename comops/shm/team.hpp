@@ -1,5 +1,7 @@
-// A team of OpenMP threads as a comops::Comm: spin-then-yield waits that honour a team-wide abort
-// flag, a dissemination barrier, a central (counter) barrier, allreduce and shared-state set-up.
+// A team of participants sharing memory, threads of one process or processes of one node (its
+// Space says which), as the op code sees it: spin-then-yield waits that honour a team-wide abort
+// flag, a dissemination barrier, a central (counter) barrier, shared-state set-up and the
+// exchange of the participants' buffers. The team's own flags live in a shared block.
 #pragma once
 
 #include <atomic>
@@ -8,11 +10,11 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <utility>
 #include <vector>
 
 #include "comops/op.hpp"
+#include "comops/shm/shared_block.hpp"
 
 namespace comops::shm {
 
@@ -34,20 +36,30 @@ class Backoff {
   int spins_ = 0;
 };
 
-/// The shared state of one spmd run of np threads. All members are safe to call concurrently from
-/// the team's threads; collective calls must be made by every thread in the same order.
+/// One participant's buffers, as addresses in this participant's memory.
+struct Peer {
+  Elem* send = nullptr;
+  Elem* recv = nullptr;
+};
+
+/// The state of one spmd run of np participants. All members are safe to call concurrently from
+/// the team's participants; collective calls must be made by every participant in the same order.
 class Team {
  public:
-  explicit Team(int np);
+  /// A thread team: built by one thread before the team's threads start (rank unused). A process
+  /// team: collective over the node's processes, each giving its rank.
+  Team(int np, Space& space, int rank = 0);
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
 
   int size() const { return np_; }
+  Space& space() const { return space_; }
 
   /// Pause iterations before a wait starts yielding (few when the team oversubscribes the CPUs).
   int spin_limit() const { return spin_limit_; }
 
-  /// Records the first failure and makes every current and future wait throw TeamAborted.
+  /// Records the first failure and makes every current and future wait throw TeamAborted (threads:
+  /// a process team's failure ends the job instead, see comops/shm/shmp_backend.cpp).
   void fail(std::exception_ptr error);
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
   std::exception_ptr error() const;
@@ -68,41 +80,40 @@ class Team {
     wait([&] { return flag.load(std::memory_order_acquire) >= value; });
   }
 
-  /// Dissemination barrier over per-thread sequence flags (ceil(log2 np) point-to-point rounds).
+  /// Dissemination barrier over per-participant sequence flags (ceil(log2 np) rounds).
   void barrier(int rank);
 
   /// Central barrier: one shared arrival counter and a generation number, the classic "full
   /// barrier" of the staged scheme.
   void central_barrier(int rank);
 
-  /// Collective: every thread gets the same object, built by thread 0 from args. When thread 0
-  /// fails to build it, it rethrows its exception and every other thread throws RuntimeError.
+  /// Collective: every participant gets the same object, in shared memory, built by participant 0
+  /// from args after an Arena& (comops/shm/shared_block.hpp: T holds ShmArrays, no pointers). When
+  /// thread 0 fails to build it, it rethrows its exception and every other thread throws
+  /// RuntimeError; a process team's block that cannot be had is an AgreedError everywhere.
   template <class T, class... A>
-  std::shared_ptr<T> make_shared(int rank, A&&... args) {
+  std::shared_ptr<T> make_shared(int rank, const A&... args) {
+    if (!space_.one_process()) {
+      std::shared_ptr<T> obj = place_in<T>(space_, rank, args...);
+      published_barrier(rank);
+      return obj;
+    }
     if (rank == 0) {
       try {
-        shared_ = std::make_shared<T>(std::forward<A>(args)...);
+        shared_ = place_in<T>(space_, rank, args...);
       } catch (...) {
         shared_.reset();
         shared_error_ = std::current_exception();
       }
     }
-    barrier(rank);
-    auto obj = std::static_pointer_cast<T>(shared_);
-    const std::exception_ptr error = shared_error_;
-    barrier(rank);
-    if (rank == 0) {
-      shared_.reset();
-      shared_error_ = nullptr;
-    }
-    if (!obj) {
-      if (rank == 0 && error) std::rethrow_exception(error);
-      throw RuntimeError("shm: thread 0 could not set up the shared state of an operation");
-    }
-    return obj;
+    return std::static_pointer_cast<T>(hand_over(rank));
   }
 
-  /// Collective: element-wise reduction of n values in place over the team.
+  /// Collective: every participant's buffers, as addresses in the caller's memory (for a process
+  /// team the buffers must lie in the team's blocks: Comm::allocate_buffers puts them there).
+  std::vector<Peer> exchange_peers(int rank, const Peer& mine);
+
+  /// Collective, threads only: element-wise reduction of n values in place over the team.
   template <class T>
   void allreduce(int rank, T* values, int n, Reduce op);
 
@@ -110,41 +121,61 @@ class Team {
   struct alignas(kLineBytes) Flag {
     std::atomic<std::uint64_t> value{0};
   };
-  struct alignas(kLineBytes) Local {  // written by its own thread only
+  struct alignas(kLineBytes) Local {  // written by its own participant only
     std::uint64_t epoch = 0;          // dissemination barriers passed
-    const void* ptr = nullptr;        // values published by allreduce
+    SharedRef send, recv;             // buffers published by exchange_peers
   };
+  // The team's flags, in a shared block (place_in).
+  struct State {
+    State(Arena& arena, int np, int rounds)
+        : flags(arena, static_cast<std::size_t>(np) * static_cast<std::size_t>(rounds)),
+          local(arena, static_cast<std::size_t>(np)) {}
+    alignas(kLineBytes) std::atomic<int> central_count{0};
+    alignas(kLineBytes) std::atomic<std::uint64_t> central_generation{0};
+    ShmArray<Flag> flags;   // np x rounds dissemination flags, one line each
+    ShmArray<Local> local;  // one per participant
+  };
+
+  // A barrier after which what every participant stored into shared blocks before it is seen
+  // (Space::sync around the team's barrier).
+  void published_barrier(int rank);
+  // Threads: thread 0's shared_ (or shared_error_) to every thread.
+  std::shared_ptr<void> hand_over(int rank);
 
   int np_;
   int rounds_;  // dissemination rounds: ceil(log2 np)
   int spin_limit_;
+  Space& space_;
+  std::shared_ptr<State> state_;
   std::atomic<bool> aborted_{false};
   mutable std::mutex error_mutex_;
   std::exception_ptr error_;
 
-  std::vector<Flag> flags_;   // np x rounds_ dissemination flags, one line each
-  std::vector<Local> local_;  // one per thread
-  alignas(kLineBytes) std::atomic<int> central_count_{0};
-  alignas(kLineBytes) std::atomic<std::uint64_t> central_generation_{0};
-
-  std::shared_ptr<void> shared_;  // written by thread 0 between the barriers of make_shared
+  std::vector<const void*> values_;  // threads: values published by allreduce, one per thread
+  std::shared_ptr<void> shared_;     // threads: written by thread 0 between make_shared's barriers
   std::exception_ptr shared_error_;
 };
 
-/// One thread's view of the team.
-class TeamComm final : public Comm {
+/// One participant's view of the team; a thread team's or a process team's Comm derives from it.
+class TeamComm : public Comm {
  public:
   TeamComm(Team& team, int rank) : team_(team), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return team_.size(); }
   void barrier() override { team_.barrier(rank_); }
-  void allreduce(double* values, int n, Reduce op) override;
-  void allreduce(std::int64_t* values, int n, Reduce op) override;
   Team& team() const { return team_; }
 
- private:
+ protected:
   Team& team_;
   int rank_;
+};
+
+/// A thread of a thread team: the reductions through the team's shared memory.
+class ThreadComm final : public TeamComm {
+ public:
+  using TeamComm::TeamComm;
+  void allreduce(double* values, int n, Reduce op) override;
+  void allreduce(std::int64_t* values, int n, Reduce op) override;
 };
 
 /// The TeamComm behind comm; throws RuntimeError when comm is not one (an op built outside spmd).

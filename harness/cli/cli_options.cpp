@@ -15,8 +15,8 @@ namespace {
 
 // Paragraphs, wrapped by HelpFormatter.
 constexpr const char* kFooter =
-    R"(The default run: every backend (mpi; shm with the staged and direct schemes; swcc with 64-byte
-blocks) and every op (reduce = max), at 8 B to 8 MiB in powers of two with --size-np participants;
+    R"(The default run: every backend (mpi; shm with the staged and direct schemes on threads; shmp
+with them on processes of one node; swcc with 64-byte blocks) and every op (reduce = max), at 8 B to 8 MiB in powers of two with --size-np participants;
 then, when --np comes to more than one count (2, 4, 8, ... up to the cores), each op's
 time-versus-nprocs table at 800K (--np-bytes); the barrier has only that table.
 

@@ -172,10 +172,11 @@ std::int64_t validate_back_to_back(Comm& comm, OpInstance& inst, const Args& arg
   return wrong;
 }
 
-// One participant's buffers of a point, page-aligned and touched on its bound thread.
+// One participant's buffers of a point, page-aligned and touched on its bound thread, from the
+// participant's Comm (shared memory for a process team that reads its peers' buffers).
 struct OwnBuffers {
   Buffers bufs;
-  ElemBuffer send, recv;
+  BufferSpace space;
 };
 
 // This participant's buffers; a failed allocation on any participant is agreed by all of them.
@@ -186,10 +187,9 @@ void allocate_buffers(Comm& comm, const Args& args, const MeasureOptions& opt, O
   try {
     bufs.send_count = send_count(args, rank);
     bufs.recv_count = recv_count(args, rank);
-    own.send = allocate(bufs.send_count);
-    own.recv = allocate(bufs.recv_count);
-    bufs.send = own.send.get();
-    bufs.recv = own.recv.get();
+    own.space = comm.allocate_buffers(bufs.send_count, bufs.recv_count);
+    bufs.send = own.space.send;
+    bufs.recv = own.space.recv;
   } catch (const std::bad_alloc&) {
     failed = true;
   }

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "harness/ops/op_binder.hpp"
 #include "harness/ops/op_queries.hpp"
@@ -26,11 +28,12 @@ std::vector<Point> build_sweep(const Config& c,
       if (op_is_pair(op)) {
         pairs.clear();
         for (Pair pair : c.pairs.empty() ? std::vector<Pair>{Pair::kIntra} : c.pairs) {
-          if (pair == Pair::kInter && backends[b]->participants() == Participants::kThreads) {
+          if (pair == Pair::kInter && backends[b]->node_local()) {
             if (skipped)
-              skipped->push_back(
-                  fmt::format("{}: {} between nodes is not possible (threads share one node)",
-                              backends[b]->label(), op_name(op)));
+              skipped->push_back(fmt::format(
+                  "{}: {} between nodes is not possible ({} share one node)", backends[b]->label(),
+                  op_name(op),
+                  backends[b]->participants() == Participants::kThreads ? "threads" : "processes"));
             continue;
           }
           pairs.push_back(pair);
@@ -69,6 +72,34 @@ std::vector<Point> build_sweep(const Config& c,
     }
   }
   return points;
+}
+
+void drop_beyond_node0(const NodeMap& nodes, const std::vector<std::unique_ptr<Backend>>& backends,
+                       std::vector<Point>& points, std::vector<std::string>* skipped) {
+  const int node0 = static_cast<int>(nodes.ranks.at(0).size());
+  std::vector<Point> kept;
+  for (const Point& p : points) {
+    const Backend& b = *backends.at(p.backend);
+    if (b.participants() == Participants::kThreads || !b.node_local() || p.np <= node0) {
+      kept.push_back(p);
+      continue;
+    }
+    const std::string note =
+        fmt::format("{}: {} at np={} needs {} ranks on node 0 ({}), which runs {}", b.label(),
+                    op_name(p.op), p.np, p.np, nodes.host.at(0), node0);
+    if (skipped && std::find(skipped->begin(), skipped->end(), note) == skipped->end())
+      skipped->push_back(note);
+  }
+  points = std::move(kept);
+}
+
+Placement place_point(const Backend& backend, const NodeMap& nodes, const Point& point,
+                      PlacementPolicy policy) {
+  if (backend.participants() == Participants::kThreads)
+    return place_threads(nodes, point.np, point.pair);
+  if (backend.node_local())
+    return place_processes(nodes, point.np, PlacementPolicy::kPacked, point.pair);
+  return place_processes(nodes, point.np, policy, point.pair);
 }
 
 Args args_for(const Point& p) {

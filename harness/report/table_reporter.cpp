@@ -93,8 +93,9 @@ class TableReporter final : public Reporter {
     }
     return s + fmt::format(
                    "\nthe nodes column counts the nodes a point's participants span; shm threads "
-                   "run on node 0 ({}); the limits shown are node 0's (every node's are in the "
-                   "JSON context); placement {}\n\n",
+                   "run on node 0 ({}), shmp processes are node 0's first ranks (they share its "
+                   "memory); the limits shown are node 0's (every node's are in the JSON "
+                   "context); placement {}\n\n",
                    nodes_.host[0], placement_name(config_.placement));
   }
 

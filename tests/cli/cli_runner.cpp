@@ -97,4 +97,12 @@ void expect_usage_error(const std::string& args, const std::string& message) {
       << "stderr: " << o.err << "\nexpected: " << message;
 }
 
+std::string two_node_mpiexec() {
+  // Outside scratch(), which empties the test's directory.
+  const fs::path hosts = test_path("hosts");
+  std::ofstream(hosts) << "nodea:2\nnodeb:2\n";
+  return fmt::format("{} -f {} -launcher ssh -launcher-exec {}/local_launcher.sh -n 4",
+                     COMOPS_MPIEXEC, hosts.string(), COMOPS_TEST_DIR);
+}
+
 }  // namespace comops_test

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace comops_test {
 
@@ -29,6 +30,17 @@ Outcome comops(const std::string& args, const std::string& env = "");
 int lines(const std::string& s);
 /// Bad input: exit 2 and exactly one line on stderr holding "comops: error: " + message.
 void expect_usage_error(const std::string& args, const std::string& message);
+
+/// Two nodes of two ranks on this machine: a hostfile of two made-up hosts and a launcher that
+/// runs each host's proxy here (MPICH then splits MPI_COMM_TYPE_SHARED into two nodes); the
+/// launch prefix for comops(). Hydra's -launcher-exec has no counterpart in Open MPI's mpiexec
+/// that makes two nodes of one machine: guard a test with SKIP_WITHOUT_HYDRA().
+std::string two_node_mpiexec();
+
+#define SKIP_WITHOUT_HYDRA()                                                                    \
+  if (std::string_view(COMOPS_TEST_MPI) != "mpich")                                             \
+  GTEST_SKIP() << "two made-up hosts need MPICH's Hydra (-launcher-exec); this build's MPI is " \
+               << COMOPS_TEST_MPI
 
 /// A short, valid mpi run at np 2.
 constexpr const char* kQuick = "--backend=mpi --np=2 -n 5 -w 1 -r 2 --no-limits";

@@ -17,7 +17,8 @@ HANG_BOUND_S = 120  # a hang test only: a run here ends within seconds
 
 # Each option with values a user might give: most valid, some wrong.
 CHOICES = {
-    "--backend": ["mpi", "shm", "swcc", "all", "mpi,shm", "shm,swcc", "nope", "", "mpi,,shm"],
+    "--backend": ["mpi", "shm", "swcc", "all", "mpi,shm", "shm,swcc", "nope", "", "mpi,,shm",
+                  "shmp", "shm,shmp"],
     "--op": ["pingpong", "broadcast", "reduce", "reduce-sum", "gather", "scatter", "barrier",
              "all", "pingpong,barrier", "bogus", "",
              "pingpong-nb", "stream-bw", "stream-bw,pingpong"],
@@ -36,6 +37,8 @@ CHOICES = {
     "--pair": ["intra", "inter", "both", "auto", "sideways"],
     "--progress": ["never", "always", "lines", "auto", "sometimes"],
     "--scheme": ["staged", "direct", "staged,direct", "zero", ""],
+    "--shmp-scheme": ["staged", "direct", "zero", ""],
+    "--shmp-window-max": ["64K", "4G", "1K", "x", ""],
     "--block-size": ["8", "64", "4096", "3", "64,256", ""],
     "--mpi-variant": ["sysv:UCX_TLS=self,sysv", ":X=1", "a:X", "a:X=1;a:Y=2", "a:1=2", ""],
     "-n": ["1", "2", "0", "-1", "x"],

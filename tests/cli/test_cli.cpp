@@ -245,22 +245,6 @@ TEST(Cli, TooFewRanksUnderMpiexecIsAUsageError) {
       << o.err;
 }
 
-// Two nodes of two ranks on this machine: a hostfile of two made-up hosts and a launcher that
-// runs each host's proxy here (MPICH then splits MPI_COMM_TYPE_SHARED into two nodes). Hydra's
-// -launcher-exec has no counterpart in Open MPI's mpiexec that makes two nodes of one machine.
-#define SKIP_WITHOUT_HYDRA()                                                                    \
-  if (std::string_view(COMOPS_TEST_MPI) != "mpich")                                             \
-  GTEST_SKIP() << "two made-up hosts need MPICH's Hydra (-launcher-exec); this build's MPI is " \
-               << COMOPS_TEST_MPI
-
-std::string two_node_mpiexec() {
-  // Outside scratch(), which empties the test's directory.
-  const fs::path hosts = test_path("hosts");
-  std::ofstream(hosts) << "nodea:2\nnodeb:2\n";
-  return fmt::format("{} -f {} -launcher ssh -launcher-exec {}/local_launcher.sh -n 4",
-                     COMOPS_MPIEXEC, hosts.string(), COMOPS_TEST_DIR);
-}
-
 TEST(Cli, TwoNodesPairsPlacementAndPerNodeBinding) {
   SKIP_WITHOUT_HYDRA();
   const fs::path dir = scratch();
@@ -381,7 +365,8 @@ TEST(Cli, AlltoallAndAllgatherRunOnEveryBackend) {
     sizes[key].push_back(row["bytes"].get<int>());
   }
   std::map<std::string, std::vector<int>> want;
-  for (const char* backend : {"mpi", "shm-staged", "shm-direct", "swcc-64"})
+  for (const char* backend :
+       {"mpi", "shm-staged", "shm-direct", "shmp-staged", "shmp-direct", "swcc-64"})
     for (const char* op : {"alltoall", "allgather"})
       want[fmt::format("{} {}", backend, op)] = {8, 1024};
   EXPECT_EQ(sizes, want);

@@ -29,28 +29,33 @@ TEST(OneSided, EveryBackendValidatesAndWritesRows) {
       json.string()));
   ASSERT_EQ(o.code, 0) << o.err;
 
-  // Which backend implements which op: mpi and shm-direct all, swcc active target only,
-  // shm-staged none; the sweep notes each one left out.
+  // Which backend implements which op: mpi, shm-direct and shmp-direct all, swcc active target
+  // only, shm-staged and shmp-staged none; the sweep notes each one left out.
   std::set<std::tuple<std::string, std::string, int>> want;
   for (const std::string& op : kPassive)
     for (int bytes : {8, 65536})
-      for (const char* backend : {"mpi", "shm-direct"}) want.insert({backend, op, bytes});
+      for (const char* backend : {"mpi", "shm-direct", "shmp-direct"})
+        want.insert({backend, op, bytes});
   for (const std::string& op : kFence)
     for (int bytes : {8, 65536})
-      for (const char* backend : {"mpi", "shm-direct", "swcc-64"})
+      for (const char* backend : {"mpi", "shm-direct", "shmp-direct", "swcc-64"})
         want.insert({backend, op, bytes});
   for (const std::string& op : kPassive) {
     EXPECT_NE(o.err.find("comops: note: swcc-64: " + op + " is not implemented, skipped"),
               std::string::npos)
         << o.err;
-    EXPECT_NE(o.err.find("comops: note: shm-staged: " + op + " is not implemented, skipped"),
-              std::string::npos)
-        << o.err;
+    for (const char* staged : {"shm-staged", "shmp-staged"})
+      EXPECT_NE(
+          o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged, op)),
+          std::string::npos)
+          << o.err;
   }
   for (const std::string& op : kFence)
-    EXPECT_NE(o.err.find("comops: note: shm-staged: " + op + " is not implemented, skipped"),
-              std::string::npos)
-        << o.err;
+    for (const char* staged : {"shm-staged", "shmp-staged"})
+      EXPECT_NE(
+          o.err.find(fmt::format("comops: note: {}: {} is not implemented, skipped", staged, op)),
+          std::string::npos)
+          << o.err;
 
   const auto doc = nlohmann::json::parse(slurp(json));
   std::set<std::tuple<std::string, std::string, int>> got;

@@ -396,6 +396,8 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
             (std::vector<std::string>{"--progress", "-o", "--csv", "--json", "--gbench-json",
                                       "--force"}));
   EXPECT_EQ(help_group(help, "shm backend"), (std::vector<std::string>{"--scheme"}));
+  EXPECT_EQ(help_group(help, "shmp backend"),
+            (std::vector<std::string>{"--shmp-scheme", "--shmp-window-max"}));
   EXPECT_EQ(help_group(help, "mpi backend"), (std::vector<std::string>{"--mpi-variant"}));
   EXPECT_EQ(help_group(help, "swcc backend"),
             (std::vector<std::string>{"--block-size", "--uncached"}));
@@ -410,10 +412,10 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
   for (; std::getline(lines, line); previous = line)  // a title: after an empty line, ends in ':'
     if (previous.empty() && !line.empty() && line[0] != ' ' && line.back() == ':')
       groups.push_back(line.substr(0, line.size() - 1));
-  EXPECT_EQ(groups,
-            (std::vector<std::string>{
-                "General", "Sizes and participants", "Measurement", "Placement", "Output", "Faults",
-                "mpi backend", "Applications", "shm backend", "swcc backend", "OSU aliases"}));
+  EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
+                                              "Placement", "Output", "Faults", "mpi backend",
+                                              "Applications", "shm backend", "shmp backend",
+                                              "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

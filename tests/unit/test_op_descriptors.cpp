@@ -332,8 +332,8 @@ TEST(OpBinder, FindsWhatTheTableHoldsAndNothingElse) {
 }
 
 // Every configured backend of every family: its table names described ops only, each once, and
-// exactly the ops it implements (the sweep skips a missing one with a note): shm-staged has no
-// one-sided ops, swcc none with passive target.
+// exactly the ops it implements (the sweep skips a missing one with a note): shm-staged and
+// shmp-staged (the same op code) have no one-sided ops, swcc none with passive target.
 TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
   std::map<std::string, std::vector<std::string>> got;
   for (auto& family : backend_families())
@@ -361,6 +361,8 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
       {"mpi", kNames},
       {"shm-direct", names_without({{"pingpong-nb"}})},
       {"shm-staged", names_without({kPassive, kFence, {"pingpong-nb", "stream-bw"}})},
+      {"shmp-direct", names_without({{"pingpong-nb"}})},
+      {"shmp-staged", names_without({kPassive, kFence, {"pingpong-nb", "stream-bw"}})},
       {"swcc-64", names_without({kPassive, {"stream-bw"}})}};
   std::vector<std::string> labels;
   for (auto& [label, names] : want) names.insert(names.end(), kApps.begin(), kApps.end());
@@ -373,7 +375,8 @@ TEST(OpTables, EveryBackendRefersToDescribedOpsOnce) {
               std::set<std::string>(expected.begin(), expected.end()))
         << label;
   }
-  EXPECT_EQ(labels, (std::vector<std::string>{"mpi", "shm-direct", "shm-staged", "swcc-64"}));
+  EXPECT_EQ(labels, (std::vector<std::string>{"mpi", "shm-direct", "shm-staged", "shmp-direct",
+                                              "shmp-staged", "swcc-64"}));
 }
 
 // The words --op accepts, from the golden list: each op's name, a reduction's word (with

@@ -34,10 +34,12 @@ std::vector<std::string> describe(const std::vector<Point>& points) {
 // A backend that implements every op except those it is told to lack; it never runs anything.
 class FakeBackend final : public Backend {
  public:
-  FakeBackend(std::string label, std::set<OpKind> lacks, Participants kind = Participants::kThreads)
-      : label_(std::move(label)), lacks_(std::move(lacks)), kind_(kind) {}
+  FakeBackend(std::string label, std::set<OpKind> lacks, Participants kind = Participants::kThreads,
+              bool node_local = false)
+      : label_(std::move(label)), lacks_(std::move(lacks)), kind_(kind), node_local_(node_local) {}
   std::string label() const override { return label_; }
   Participants participants() const override { return kind_; }
+  bool node_local() const override { return kind_ == Participants::kThreads || node_local_; }
   OpTable ops() const override {
     OpTable table;
     for (OpKind kind : all_ops())
@@ -56,6 +58,7 @@ class FakeBackend final : public Backend {
   std::string label_;
   std::set<OpKind> lacks_;
   Participants kind_;
+  bool node_local_;
 };
 
 Config sweep_config() {
@@ -224,6 +227,49 @@ TEST(ArgsFor, CountAndRoot) {
   EXPECT_EQ(a.count, 128u);
   EXPECT_EQ(a.root, 0);
   EXPECT_EQ(args_for({0, kBar, 2, 0, false, true}).count, 0u);
+}
+
+// Processes that share one node's memory (shmp): their inter-node ping-pong is left out like the
+// threads', an np above node 0's ranks is left out with one note per backend, op and np, and
+// their participants are node 0's first ranks whatever the policy; other backends keep theirs.
+TEST(BuildSweep, NodeLocalProcessesStayOnNodeZero) {
+  Config c = sweep_config();
+  c.pairs = {Pair::kIntra, Pair::kInter};
+  c.ops = {kPP, OpKind::kBroadcast};
+  std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(
+      std::make_unique<FakeBackend>("mpi", std::set<OpKind>{}, Participants::kProcesses));
+  backends.push_back(
+      std::make_unique<FakeBackend>("shmp", std::set<OpKind>{}, Participants::kProcesses, true));
+  backends.push_back(std::make_unique<FakeBackend>("shm", std::set<OpKind>{}));
+  std::vector<std::string> skipped;
+  std::vector<Point> points = build_sweep(c, backends, &skipped);
+  // Two nodes of two ranks: world ranks 0 and 1 on node a, 2 and 3 on node b.
+  const NodeMap nodes =
+      make_node_map({0, 0, 1, 1}, {"a", "a", "b", "b"}, {1, 2, 3, 4}, {2, 2, 2, 2});
+  drop_beyond_node0(nodes, backends, points, &skipped);
+  std::vector<std::string> shmp;
+  for (const Point& p : points)
+    if (p.backend == 1) shmp.push_back(describe(p));
+  EXPECT_EQ(shmp,
+            (std::vector<std::string>{
+                "1 pingpong np=2 bytes=8 size intra", "1 pingpong np=2 bytes=1024 size np intra",
+                "1 broadcast np=2 bytes=8 size", "1 broadcast np=2 bytes=1024 size np"}));
+  EXPECT_EQ(skipped, (std::vector<std::string>{
+                         "shmp: pingpong between nodes is not possible (processes share one node)",
+                         "shm: pingpong between nodes is not possible (threads share one node)",
+                         "shmp: pingpong at np=4 needs 4 ranks on node 0 (a), which runs 2",
+                         "shmp: broadcast at np=4 needs 4 ranks on node 0 (a), which runs 2"}));
+  const Point four{0, OpKind::kBroadcast, 4, 1024};
+  EXPECT_EQ(place_point(*backends[0], nodes, four, PlacementPolicy::kSpread).group.ranks,
+            (std::vector<int>{0, 2, 1, 3}));
+  const Point two{1, OpKind::kBroadcast, 2, 1024};
+  const Placement shmp_two = place_point(*backends[1], nodes, two, PlacementPolicy::kSpread);
+  EXPECT_EQ(shmp_two.group.ranks, (std::vector<int>{0, 1}));
+  EXPECT_EQ(shmp_two.nodes, 1);
+  EXPECT_EQ(place_point(*backends[0], nodes, two, PlacementPolicy::kSpread).nodes, 2);
+  EXPECT_EQ(place_point(*backends[2], nodes, four, PlacementPolicy::kSpread).node,
+            (std::vector<int>{0, 0, 0, 0}));  // threads: rank 0's process
 }
 
 }  // namespace

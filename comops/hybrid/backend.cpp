@@ -27,13 +27,7 @@ class HybridBackend final : public Backend {
   bool node_local() const override { return false; }
   OpTable ops() const override { return hybrid::op_table(); }
 
-  int max_participants() const override {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    int size = 1;
-    if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &size);
-    return size;
-  }
+  int max_participants() const override { return mpi::world_size_or_one(); }
 
   // A failure every participant raises together (AgreedError: a window past the cap on some node)
   // comes out of spmd everywhere; any other leaves the others waiting on a flag or in an MPI call

@@ -29,13 +29,7 @@ class ShmpBackend final : public Backend {
   bool node_local() const override { return true; }
   OpTable ops() const override { return shm::op_table(scheme_); }
 
-  int max_participants() const override {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    int size = 1;
-    if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &size);
-    return size;
-  }
+  int max_participants() const override { return mpi::world_size_or_one(); }
 
   // The group's processes (the harness places them on node 0) form a team over their node's
   // communicator. A failure they all raise together (AgreedError) comes out of spmd on every one;

@@ -21,10 +21,13 @@
 #include "harness/ops/op_queries.hpp"
 #include "harness/runtime/pinning.hpp"
 #include "tests/mpi_world.hpp"
+#include "tests/op_test_util.hpp"
 
 namespace comops {
 namespace {
 
+using test::point;
+using test::quick;
 using test::world_rank;
 using test::world_size;
 
@@ -52,25 +55,6 @@ Backend& hybrid(int node_size) {
     return v;
   }();
   return *backends.at(static_cast<std::size_t>(node_size));
-}
-
-Args point(OpKind op, int np, std::size_t bytes) {
-  Args a;
-  a.op = op;
-  a.np = np;
-  a.bytes = bytes;
-  a.count = bytes / kElemBytes;
-  return a;
-}
-
-MeasureOptions quick(bool fault = false) {
-  MeasureOptions o;
-  o.iterations = 3;
-  o.warmup = 1;
-  o.repetitions = 2;
-  o.seed = 4242;
-  o.inject_fault = fault;
-  return o;
 }
 
 struct Case {
@@ -165,23 +149,7 @@ TEST_P(HybridBackToBack, FreshInputsAndNoBarrier) {
   ASSERT_TRUE(factory);
   for (std::size_t bytes : sizes_of(c.op)) {
     const Args args = point(c.op, np, bytes);
-    std::int64_t wrong = 0;
-    hybrid(c.node_size).spmd(np, [&](Comm& comm) {
-      const int rank = comm.rank();
-      BufferSpace space = comm.allocate_buffers(send_count(args, rank), recv_count(args, rank));
-      Buffers bufs{space.send, send_count(args, rank), space.recv, recv_count(args, rank)};
-      auto inst = factory(comm, args, bufs);
-      std::int64_t mine = 0;
-      for (int i = 0; i < 20; ++i) {
-        const std::uint64_t seed = 700 + static_cast<std::uint64_t>(i);
-        fill_inputs(args, rank, seed, bufs);
-        inst->run();
-        mine += count_wrong(args, rank, seed, bufs);
-      }
-      comm.barrier();  // nobody may still use the buffers when they go
-      inst.reset();
-      wrong = comm.allreduce(mine, Reduce::kSum);
-    });
+    const std::int64_t wrong = test::back_to_back_wrong(hybrid(c.node_size), factory, args);
     EXPECT_EQ(wrong, 0) << "bytes=" << bytes;
   }
 }

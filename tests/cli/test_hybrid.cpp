@@ -1,7 +1,7 @@
 // The hybrid backend through the real binary: its rows exact and labelled "hybrid" beside mpi's,
 // its context (two levels, the node size); four ranks as two nodes of two with
-// --hybrid-node-size=2 and on two made-up hosts; bad --hybrid-node-size and --hybrid-window-max are
-// one line and exit 2.
+// --hybrid-node-size=2; on two made-up hosts, with a node's ranks consecutive or not; bad
+// --hybrid-node-size and --hybrid-window-max are one line and exit 2.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -83,6 +83,28 @@ TEST(Hybrid, OnTwoNodesItsRowsSpanBoth) {
   }
   // 5 ops and the ping-pong's two pairs at 2 sizes, the barrier once.
   EXPECT_EQ(rows, (std::map<std::string, int>{{"hybrid", 15}, {"mpi", 15}}));
+}
+
+// np 3 spread over two nodes of two: participants 0 and 2 on the first node, 1 on the second, so
+// a node's ranks are not consecutive and participant 0's gather and scatter blocks go through its
+// staging vector in node order; every row exact.
+TEST(Hybrid, OnTwoNodesInterleavedRanksStayExact) {
+  SKIP_WITHOUT_HYDRA();
+  const fs::path dir = scratch();
+  const Outcome o = comops(
+      fmt::format("--backend=hybrid --op=broadcast,reduce-sum,allreduce-sum,gather,scatter "
+                  "--np=3 --size-np=3 --sizes=8,4K --np-bytes=4K --placement=spread -n 3 -w 1 -r 2 "
+                  "--no-limits --progress=never --json {}/r.json",
+                  dir.string()),
+      fmt::format("{} {}", kHangBound, two_node_mpiexec()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  EXPECT_EQ(doc["results"].size(), 10u) << doc["results"].dump();
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    EXPECT_EQ(row["nodes"], 2) << row.dump();
+    EXPECT_EQ(row["cores"], (std::vector<int>{0, 0, 1})) << row.dump();  // node a, b, a
+  }
 }
 
 TEST(Hybrid, BadOptionsAreUsageErrors) {

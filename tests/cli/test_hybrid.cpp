@@ -1,7 +1,8 @@
 // The hybrid backend through the real binary: its rows exact and labelled "hybrid" beside mpi's,
 // its context (two levels, the node size); four ranks as two nodes of two with
-// --hybrid-node-size=2; on two made-up hosts, with a node's ranks consecutive or not; bad
-// --hybrid-node-size and --hybrid-window-max are one line and exit 2.
+// --hybrid-node-size=2; on two made-up hosts, with a node's ranks consecutive or not; a window
+// past --hybrid-window-max is one line and exit 3; bad --hybrid-node-size and --hybrid-window-max
+// are one line and exit 2.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -105,6 +106,26 @@ TEST(Hybrid, OnTwoNodesInterleavedRanksStayExact) {
     EXPECT_EQ(row["nodes"], 2) << row.dump();
     EXPECT_EQ(row["cores"], (std::vector<int>{0, 0, 1})) << row.dump();  // node a, b, a
   }
+}
+
+// A point whose node window would pass --hybrid-window-max (each rank its own node: the window
+// of one node is enough): one line and exit 3, the row before it kept.
+TEST(Hybrid, WindowPastTheMaxIsOneLineAndExitThree) {
+  const fs::path dir = scratch();
+  const Outcome o = comops(
+      fmt::format("--backend=hybrid --op=broadcast --np=2 --sizes=8,1M --np-bytes=8 -n 3 -w 1 -r 1 "
+                  "--no-limits --progress=never --hybrid-window-max=64K --hybrid-node-size=1 "
+                  "--json {}/r.json",
+                  dir.string()),
+      kHangBound);
+  EXPECT_EQ(o.code, 3) << o.err;
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_EQ(o.err.rfind("comops: error: hybrid: the point needs a shared window of ", 0), 0u)
+      << o.err;
+  EXPECT_NE(o.err.find("more than --hybrid-window-max=65536 bytes"), std::string::npos) << o.err;
+  const auto doc = nlohmann::json::parse(slurp(dir / "r.json"));
+  ASSERT_EQ(doc["results"].size(), 1u) << doc.dump();
+  EXPECT_EQ(doc["results"][0]["wrong"], 0);
 }
 
 TEST(Hybrid, BadOptionsAreUsageErrors) {

@@ -4,6 +4,9 @@
 #ifdef COMOPS_HAVE_SHM
 #include "comops/shm/backend.hpp"
 #endif
+#ifdef COMOPS_HAVE_HYBRID
+#include "comops/hybrid/backend.hpp"
+#endif
 #ifdef COMOPS_HAVE_SWCC
 #include "comops/swcc/backend.hpp"
 #endif
@@ -16,6 +19,9 @@ std::vector<std::unique_ptr<BackendFamily>> backend_families() {
 #ifdef COMOPS_HAVE_SHM
   families.push_back(make_shm_family());
   families.push_back(make_shmp_family());
+#endif
+#ifdef COMOPS_HAVE_HYBRID
+  families.push_back(make_hybrid_family());
 #endif
 #ifdef COMOPS_HAVE_SWCC
   families.push_back(make_swcc_family());

@@ -40,7 +40,8 @@ PROG = "plot.py"
 SMALL_MAX_BYTES = 80
 PAPER_SIZE_OPS = ("broadcast", "reduce-max")  # figures the paper has: a note when missing
 PAPER_NP_OPS = ("pingpong", "broadcast", "reduce-max")
-FAMILY_STYLE = {"mpi": ("-", "o"), "shm": ("--", "s"), "shmp": ("-.", "P"), "swcc": (":", "^")}
+FAMILY_STYLE = {"mpi": ("-", "o"), "shm": ("--", "s"), "shmp": ("-.", "P"), "hybrid": ("-", "D"),
+                "swcc": (":", "^")}
 FLAG_TEXT = "hollow marker: oversubscribed (np > cores) or contended (CPU stall > 5 %)"
 BAND_TEXT = "shaded: min-max over repetitions"
 ERRORBAR_TEXT = "error bar: min-max over repetitions"

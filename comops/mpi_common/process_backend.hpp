@@ -35,6 +35,32 @@ namespace comops::mpi {
   std::abort();  // MPI_Abort does not return
 }
 
+/// MPI_COMM_WORLD's size; 1 before MPI_Init (a backend asked before the launch).
+inline int world_size_or_one() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  int size = 1;
+  if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+/// Runs body, one participant's share of a point of a backend whose participants wait for each
+/// other where nothing but the job's end can release them (shmp, hybrid: flags in shared memory,
+/// MPI calls): an AgreedError (every participant raised it) goes on; any other failure is one
+/// line and the job's end with comops' run-time code (abort_job), "<backend>: ..." when unnamed.
+template <class Body>
+void run_agreed_or_abort(const std::string& backend, Body&& body) {
+  try {
+    body();
+  } catch (const AgreedError&) {
+    throw;
+  } catch (const std::exception& e) {
+    abort_job(e.what());
+  } catch (...) {
+    abort_job(backend + ": a participant failed");
+  }
+}
+
 template <class ParticipantComm>
 class ProcessBackend : public Backend {
  public:

@@ -51,22 +51,30 @@ void ProcessComm::allreduce(std::int64_t* values, int n, Reduce op) {
   MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, mpi::to_mpi(op), node_);
 }
 
-BufferSpace ProcessComm::allocate_buffers(std::size_t send_count, std::size_t recv_count) {
+BufferSpace allocate_node_buffers(Space& space, MPI_Comm node, std::size_t send_count,
+                                  std::size_t recv_count) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_size(node, &size);
   const std::uint64_t send_bytes = page_bytes_of(send_count);
   const std::uint64_t mine = send_bytes + page_bytes_of(recv_count);
-  std::vector<std::uint64_t> all(static_cast<std::size_t>(size()));
-  MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, node_);
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(size));
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, node);
   std::uint64_t offset = 0, total = 0;
-  for (int r = 0; r < size(); ++r) {
-    if (r < rank()) offset += all[static_cast<std::size_t>(r)];
+  for (int r = 0; r < size; ++r) {
+    if (r < rank) offset += all[static_cast<std::size_t>(r)];
     total += all[static_cast<std::size_t>(r)];
   }
-  BufferSpace out{space_.allocate(total)};
+  BufferSpace out{space.allocate(total)};
   char* at = static_cast<char*>(out.owner.get()) + offset;
   std::memset(at, 0, mine);
   out.send = reinterpret_cast<Elem*>(at);
   out.recv = reinterpret_cast<Elem*>(at + send_bytes);
   return out;
+}
+
+BufferSpace ProcessComm::allocate_buffers(std::size_t send_count, std::size_t recv_count) {
+  return allocate_node_buffers(space_, node_, send_count, recv_count);
 }
 
 }  // namespace comops::shm

@@ -30,6 +30,12 @@ class NodeComm {
   int rank_ = 0;
 };
 
+/// Collective over `node` (ranks in the team's order): every rank's send and receive buffers in
+/// one block of `space` (one window), each rank's part zeroed by its owner (its pages land on its
+/// core's memory); AgreedError when the block cannot be had. Counts in elements.
+BufferSpace allocate_node_buffers(Space& space, MPI_Comm node, std::size_t send_count,
+                                  std::size_t recv_count);
+
 /// One process of a process team.
 class ProcessComm final : public TeamComm {
  public:

@@ -10,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "comops/op.hpp"
 
@@ -44,8 +45,8 @@ std::string mpi_error_text(int code) {
 
 }  // namespace
 
-ProcessSpace::ProcessSpace(MPI_Comm node, std::size_t window_max)
-    : node_(node), window_max_(window_max) {
+ProcessSpace::ProcessSpace(MPI_Comm node, std::size_t window_max, std::string backend)
+    : node_(node), window_max_(window_max), backend_(std::move(backend)) {
   MPI_Comm_rank(node_, &rank_);
 }
 
@@ -53,16 +54,16 @@ void ProcessSpace::check_room(std::size_t bytes) const {
   // The same numbers on every rank (windows are collective, bytes the same everywhere).
   if (live_bytes_ + bytes > window_max_)
     throw AgreedError(fmt::format(
-        "shmp: the point needs a shared window of {} bytes beside the {} bytes it holds, more "
-        "than --shmp-window-max={} bytes",
-        bytes, live_bytes_, window_max_));
+        "{0}: the point needs a shared window of {1} bytes beside the {2} bytes it holds, more "
+        "than --{0}-window-max={3} bytes",
+        backend_, bytes, live_bytes_, window_max_));
   // Rank 0 looks at /dev/shm for all: a window past its room would fault when touched.
   std::uint64_t room = rank_ == 0 ? shm_room_bytes() : 0;
   MPI_Bcast(&room, 1, MPI_UINT64_T, 0, node_);
   if (room < bytes)
     throw AgreedError(fmt::format(
-        "shmp: a shared window of {} bytes does not fit the {} bytes left in {} on this node",
-        bytes, room, kShmDir));
+        "{}: a shared window of {} bytes does not fit the {} bytes left in {} on this node",
+        backend_, bytes, room, kShmDir));
 }
 
 char* ProcessSpace::map_window(MPI_Win win) {
@@ -71,9 +72,9 @@ char* ProcessSpace::map_window(MPI_Win win) {
   MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &has_model);
   if (!has_model || *model != MPI_WIN_UNIFIED) {
     MPI_Win_free(&win);
-    throw AgreedError(
-        "shmp: this MPI's shared windows are not MPI_WIN_UNIFIED; loads and stores "
-        "through them would need MPI calls");
+    throw AgreedError(backend_ +
+                      ": this MPI's shared windows are not MPI_WIN_UNIFIED; loads and stores "
+                      "through them would need MPI calls");
   }
   MPI_Aint size = 0;
   int disp_unit = 0;
@@ -99,7 +100,8 @@ std::shared_ptr<void> ProcessSpace::allocate(std::size_t bytes) {
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, node_);
   // A window some rank did not get is left as it is: freeing it is collective, and the run ends.
   if (failed != 0)
-    throw AgreedError(fmt::format("shmp: MPI_Win_allocate_shared of {} bytes failed: {}", rounded,
+    throw AgreedError(fmt::format("{}: MPI_Win_allocate_shared of {} bytes failed: {}", backend_,
+                                  rounded,
                                   rc == MPI_SUCCESS ? "on another rank" : mpi_error_text(rc)));
   // The window's memory is rank 0's segment (the others gave 0 bytes), one mapping in each process.
   char* base = map_window(win);
@@ -129,13 +131,13 @@ SharedRef ProcessSpace::ref(const void* p) const {
   for (const auto& [id, w] : windows_)
     if (c >= w.base && c < w.base + w.bytes)
       return SharedRef{id, static_cast<std::uint64_t>(c - w.base)};
-  throw RuntimeError("shmp: a buffer outside the team's shared windows was published");
+  throw RuntimeError(backend_ + ": a buffer outside the team's shared windows was published");
 }
 
 void* ProcessSpace::at(const SharedRef& r) const {
   auto it = windows_.find(r.block);
   if (it == windows_.end() || r.offset >= it->second.bytes)
-    throw RuntimeError("shmp: a published buffer names no live shared window");
+    throw RuntimeError(backend_ + ": a published buffer names no live shared window");
   return it->second.base + r.offset;
 }
 

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "comops/shm/shared_block.hpp"
 
 namespace comops::shm {
 
-/// Bytes the shared windows of one point may hold together by default (--shmp-window-max).
+/// Bytes the shared windows of one point may hold together by default (--shmp-window-max,
+/// --hybrid-window-max).
 inline constexpr std::size_t kDefaultWindowMaxBytes = std::size_t{4} << 30;
 
 /// Windows on a communicator of one node's processes. Every call is collective over it, except
@@ -35,14 +37,15 @@ inline constexpr std::size_t kDefaultWindowMaxBytes = std::size_t{4} << 30;
 class ProcessSpace final : public Space {
  public:
   /// node: the team's communicator, all on one node, its error handler MPI_ERRORS_RETURN;
-  /// window_max: the bytes the live windows may hold together (--shmp-window-max).
-  ProcessSpace(MPI_Comm node, std::size_t window_max);
+  /// window_max: the bytes the live windows may hold together (--<backend>-window-max);
+  /// backend: the family whose errors these are ("shmp", "hybrid"), first word of each message.
+  ProcessSpace(MPI_Comm node, std::size_t window_max, std::string backend = "shmp");
   ProcessSpace(const ProcessSpace&) = delete;
   ProcessSpace& operator=(const ProcessSpace&) = delete;
 
   bool one_process() const override { return false; }
   /// A window of bytes (rounded up to pages), its contents undefined (what is placed in it is
-  /// value-initialised by place_in, buffers zeroed by their owners). Beyond --shmp-window-max,
+  /// value-initialised by place_in, buffers zeroed by their owners). Beyond --<backend>-window-max,
   /// beyond the room /dev/shm has left, or refused by MPI: AgreedError on every rank, naming why.
   std::shared_ptr<void> allocate(std::size_t bytes) override;
   /// Throws RuntimeError for an address in none of the live windows.
@@ -70,6 +73,7 @@ class ProcessSpace final : public Space {
   MPI_Comm node_;
   int rank_ = 0;
   std::size_t window_max_;
+  std::string backend_;
   std::uint64_t next_id_ = 1;                // the same on every rank: windows are collective
   std::map<std::uint64_t, Window> windows_;  // the live windows, by id
   std::size_t live_bytes_ = 0;

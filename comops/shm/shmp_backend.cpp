@@ -4,8 +4,6 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,36 +19,6 @@
 namespace comops {
 namespace {
 
-// A size as comops writes them (8, 64K, 4G: K/M/G/T = 1024^n, either case, an optional B);
-// throws UsageError naming --shmp-window-max.
-std::size_t parse_window_max(const std::string& text) {
-  const auto bad = [&] {
-    return UsageError(fmt::format(
-        "--shmp-window-max: invalid size '{}' (bytes, optionally followed by K, M, G or T)", text));
-  };
-  const auto upper = [&](std::size_t i) {
-    return std::toupper(static_cast<unsigned char>(text[i]));
-  };
-  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
-  std::size_t i = 0, value = 0;
-  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
-    const auto digit = static_cast<std::size_t>(text[i] - '0');
-    if (value > (kMax - digit) / 10) throw bad();
-    value = value * 10 + digit;
-  }
-  if (i == 0) throw bad();
-  unsigned shift = 0;
-  if (const auto unit = i < text.size() ? std::string("KMGT").find(static_cast<char>(upper(i)))
-                                        : std::string::npos;
-      unit != std::string::npos) {
-    shift = 10 * static_cast<unsigned>(unit + 1);
-    ++i;
-  }
-  if (i < text.size() && upper(i) == 'B') ++i;
-  if (i != text.size() || value > (kMax >> shift)) throw bad();
-  return value << shift;
-}
-
 class ShmpBackend final : public Backend {
  public:
   ShmpBackend(shm::Scheme scheme, std::size_t window_max)
@@ -61,13 +29,7 @@ class ShmpBackend final : public Backend {
   bool node_local() const override { return true; }
   OpTable ops() const override { return shm::op_table(scheme_); }
 
-  int max_participants() const override {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    int size = 1;
-    if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &size);
-    return size;
-  }
+  int max_participants() const override { return mpi::world_size_or_one(); }
 
   // The group's processes (the harness places them on node 0) form a team over their node's
   // communicator. A failure they all raise together (AgreedError) comes out of spmd on every one;
@@ -77,19 +39,13 @@ class ShmpBackend final : public Backend {
   void spmd(const Group& group, const std::function<void(Comm&)>& body) override {
     MPI_Comm participants = comms_.get(group);
     if (participants == MPI_COMM_NULL) return;
-    try {
+    mpi::run_agreed_or_abort("shmp", [&] {
       shm::NodeComm node(participants);
       shm::ProcessSpace space(node.handle(), window_max_);
       shm::Team team(group.size(), space, node.rank());
       shm::ProcessComm comm(team, node.rank(), node.handle(), space);
       body(comm);
-    } catch (const AgreedError&) {
-      throw;
-    } catch (const std::exception& e) {
-      mpi::abort_job(e.what());
-    } catch (...) {
-      mpi::abort_job("shmp: a participant failed");
-    }
+    });
   }
 
   nlohmann::json context() const override {
@@ -124,10 +80,7 @@ class ShmpFamily final : public BackendFamily {
         ->capture_default_str()
         ->type_name("LIST")
         ->group("shmp backend");
-    app.add_option("--shmp-window-max", window_max_text_,
-                   "Most bytes a point's shared windows (the participants' buffers and the op's "
-                   "shared state) may hold together on the node; K/M/G/T = 1024. A point past "
-                   "it, or past what /dev/shm has left, fails with exit 3")
+    app.add_option("--shmp-window-max", window_max_text_, shm::kWindowMaxHelp)
         ->capture_default_str()
         ->type_name("SIZE")
         ->group("shmp backend");
@@ -149,11 +102,7 @@ class ShmpFamily final : public BackendFamily {
  private:
   // --shmp-window-max in bytes; throws UsageError for a bad size or one under a page.
   std::size_t window_max() const {
-    const std::size_t bytes = parse_window_max(window_max_text_);
-    if (bytes < shm::kPageBytes)
-      throw UsageError(fmt::format("--shmp-window-max must be at least {} bytes (one page), not {}",
-                                   shm::kPageBytes, bytes));
-    return bytes;
+    return shm::parse_window_max("--shmp-window-max", window_max_text_);
   }
 
   std::vector<std::string> schemes_{"staged", "direct"};

@@ -56,13 +56,13 @@ TEST_P(ParticipantFailure, EndsTheRunWithExitThreeAndKeepsTheRowsBefore) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryBackendAndPhase, ParticipantFailure,
-    testing::Combine(testing::Values("mpi", "shm", "shmp", "swcc"),
+    testing::Combine(testing::Values("mpi", "shm", "shmp", "hybrid", "swcc"),
                      testing::Values("setup", "warmup", "timed", "validation")),
     [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
 
 // Under the user's own mpiexec, with a rank that is no participant of the point waiting.
 TEST(ParticipantFailureUnderMpiexec, EveryRankEndsWithExitThree) {
-  for (const char* backend : {"mpi", "shmp", "swcc"})
+  for (const char* backend : {"mpi", "shmp", "hybrid", "swcc"})
     expect_failure_after_one_row(fmt::format("{} {} -n 3", kHangBound, COMOPS_MPIEXEC), backend,
                                  "timed", 2);
 }

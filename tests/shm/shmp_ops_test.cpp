@@ -24,10 +24,13 @@
 #include "harness/ops/op_queries.hpp"
 #include "harness/runtime/pinning.hpp"
 #include "tests/mpi_world.hpp"
+#include "tests/op_test_util.hpp"
 
 namespace comops {
 namespace {
 
+using test::point;
+using test::quick;
 using test::world_rank;
 using test::world_size;
 
@@ -50,27 +53,6 @@ std::map<std::string, std::unique_ptr<Backend>> shmp_backends(std::vector<std::s
 Backend& shmp(const std::string& scheme) {
   static auto backends = shmp_backends({});
   return *backends.at("shmp-" + scheme);
-}
-
-Args point(OpKind op, int np, std::size_t bytes, int root = 0) {
-  Args a;
-  a.op = op;
-  a.np = np;
-  a.bytes = bytes;
-  a.count = bytes / kElemBytes;
-  a.root = root;
-  a.window = 5;  // stream-bw, bibw: 5 messages per window
-  return a;
-}
-
-MeasureOptions quick(bool fault = false) {
-  MeasureOptions o;
-  o.iterations = 3;
-  o.warmup = 1;
-  o.repetitions = 2;
-  o.seed = 4242;
-  o.inject_fault = fault;
-  return o;
 }
 
 struct Case {
@@ -161,23 +143,7 @@ TEST_P(ShmpBackToBack, FreshInputsAndNoBarrier) {
   ASSERT_TRUE(factory);
   for (std::size_t bytes : sizes_of(c.op)) {
     const Args args = point(c.op, np, bytes, np - 1);
-    std::int64_t wrong = 0;
-    shmp(c.scheme).spmd(np, [&](Comm& comm) {
-      const int rank = comm.rank();
-      BufferSpace space = comm.allocate_buffers(send_count(args, rank), recv_count(args, rank));
-      Buffers bufs{space.send, send_count(args, rank), space.recv, recv_count(args, rank)};
-      auto inst = factory(comm, args, bufs);
-      std::int64_t mine = 0;
-      for (int i = 0; i < 20; ++i) {
-        const std::uint64_t seed = 700 + static_cast<std::uint64_t>(i);
-        fill_inputs(args, rank, seed, bufs);
-        inst->run();
-        mine += count_wrong(args, rank, seed, bufs);
-      }
-      comm.barrier();  // nobody may still use the buffers when they go
-      inst.reset();
-      wrong = comm.allreduce(mine, Reduce::kSum);
-    });
+    const std::int64_t wrong = test::back_to_back_wrong(shmp(c.scheme), factory, args);
     EXPECT_EQ(wrong, 0) << "bytes=" << bytes;
   }
 }

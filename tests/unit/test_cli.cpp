@@ -415,7 +415,7 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
   EXPECT_EQ(groups, (std::vector<std::string>{"General", "Sizes and participants", "Measurement",
                                               "Placement", "Output", "Faults", "mpi backend",
                                               "Applications", "shm backend", "shmp backend",
-                                              "swcc backend", "OSU aliases"}));
+                                              "hybrid backend", "swcc backend", "OSU aliases"}));
 }
 
 TEST(CliHelp, DefaultsAndTheDefaultRun) {

@@ -44,14 +44,19 @@ assert facts["node_size"] == 0 and facts["levels"].startswith("two:"), facts
 print(f"hybrid beside mpi on 2 hosts: {len(rows)} rows, wrong = 0, hybrid rows span 2 nodes")
 PY
 
-# 2. With a one-way delay D: each barrier needs a message from the other host sent after that
-#    host entered it, so every rank's 2k back-to-back barriers take at least 2k x D (a rank leaves
-#    barrier i + 2 no sooner than the other host entered i + 2, which it did after leaving i + 1,
-#    which needed this host's entry into i + 1); the headline time per call is then >= D. The
-#    inter-host ping-pong round trip is >= 2 x D. Broadcast (one way, no answer) has no such
-#    bound per call when calls run back to back; its rows must be exact.
+# 2. With a one-way delay D, the ops that must cross the link both ways in every call:
+#    - barrier: each barrier needs a message from the other host sent after that host entered it,
+#      so a rank leaves barrier i + 2 no sooner than 2 x D after it entered barrier i + 1: 2k
+#      back-to-back barriers take at least 2k x D, the headline time per call >= D;
+#    - allreduce: host 1's leader ends call k only with host 2's part of call k, which host 2
+#      sends after it ended call k - 1, which needed host 1's part of call k - 1: call k ends at
+#      least 2 x D after call k - 1 began on host 1, so an even number n of back-to-back calls
+#      (-n 4) takes host 1's leader at least n x D: the time per call (max over ranks) >= D;
+#    - the inter-host ping-pong's round trip >= 2 x D.
+#    A one-way op (broadcast) has no such bound per call when its calls stream back to back (the
+#    calls overlap on the link); its rows must be exact.
 "$sim" --hosts 2 --ranks-per-host 2 --delay-us "$delay_us" -- bash -c '
-  "$1" --mpiexec "$SIM_MPIEXEC" --np 4 --backend=hybrid --op=barrier,broadcast,pingpong \
+  "$1" --mpiexec "$SIM_MPIEXEC" --np 4 --backend=hybrid --op=barrier,allreduce-max,broadcast,pingpong \
     --sizes=8,4K --np-bytes=4K -n 4 -w 1 -r 2 --pair=inter --no-limits \
     --progress=never --json "$2/delay.json" >"$2/delay-comops.txt"' _ "$comops" "$work" ||
   fail "comops across delayed hosts exited $?"
@@ -59,10 +64,11 @@ PY
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
 d = float(sys.argv[2])
-assert {r["op"] for r in rows} == {"barrier", "broadcast", "pingpong"}, rows
+assert {r["op"] for r in rows} == {"barrier", "allreduce-max", "broadcast", "pingpong"}, rows
 assert all(r["wrong"] == 0 and r["backend"] == "hybrid" for r in rows), rows
 for r in rows:
-    if r["op"] == "barrier":
+    if r["op"] in ("barrier", "allreduce-max"):
+        assert r["iterations"] % 2 == 0, r  # the allreduce bound holds for an even count
         assert r["np"] == 4 and r["nodes"] == 2, r
         assert r["time_us"]["max"] >= d and min(r["rep_times_us"]) >= d, (d, r)
     elif r["op"] == "pingpong":
@@ -70,6 +76,6 @@ for r in rows:
     else:
         assert r["np"] == 4 and r["nodes"] == 2, r
 shown = {r["op"]: r["time_us"]["max"] for r in rows if r["bytes"] in (0, 8)}
-print(f"across delayed hosts: barrier per call >= {d} us, inter round trip >= {2 * d} us: {shown}")
+print(f"across delayed hosts: barrier and allreduce per call >= {d} us, inter round trip >= {2 * d} us: {shown}")
 PY
 echo "PASS"

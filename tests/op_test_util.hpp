@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "comops/op.hpp"
 #include "harness/measure/measure.hpp"
@@ -35,6 +38,17 @@ inline MeasureOptions quick(bool fault = false) {
   o.seed = 4242;
   o.inject_fault = fault;
   return o;
+}
+
+/// The sizes a test's data-moving points use: `sizes`, or the two of the environment variable
+/// `name` when it is set (SMALL,LARGE in bytes): the ctests past the cores keep fewer sizes, since
+/// every call there waits for the scheduler.
+inline std::vector<std::size_t> sizes_or_env(const char* name, std::vector<std::size_t> sizes) {
+  const char* env = std::getenv(name);
+  if (env == nullptr) return sizes;
+  const std::string text(env);
+  const auto comma = text.find(',');
+  return {std::stoul(text.substr(0, comma)), std::stoul(text.substr(comma + 1))};
 }
 
 /// The wrong elements over `runs` back-to-back runs of `factory`'s op at args (summed over the

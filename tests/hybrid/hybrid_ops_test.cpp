@@ -78,8 +78,10 @@ std::string case_name(const testing::TestParamInfo<Case>& info) {
   return n;
 }
 
+// kSizes, or the two of COMOPS_HYBRID_TEST_SIZES=SMALL,LARGE (the ctests past the cores).
 std::vector<std::size_t> sizes_of(OpKind op) {
-  return op_moves_data(op) ? kSizes : std::vector<std::size_t>{0};
+  if (!op_moves_data(op)) return {0};
+  return test::sizes_or_env("COMOPS_HYBRID_TEST_SIZES", kSizes);
 }
 
 // The nodes (participants of each) expected at np ranks of one machine.

@@ -80,15 +80,10 @@ std::string case_name(const testing::TestParamInfo<Case>& info) {
 }
 
 // The sizes of an op's points: kSizes, or the two of COMOPS_SHMP_TEST_SIZES=SMALL,LARGE (the
-// ctests past the cores keep the inline and the split paths only: every call there waits for the
-// scheduler).
+// ctests past the cores keep the inline and the split paths only).
 std::vector<std::size_t> sizes_of(OpKind op) {
   if (!op_moves_data(op)) return {0};
-  const char* env = std::getenv("COMOPS_SHMP_TEST_SIZES");
-  if (env == nullptr) return kSizes;
-  const std::string text(env);
-  const auto comma = text.find(',');
-  return {std::stoul(text.substr(0, comma)), std::stoul(text.substr(comma + 1))};
+  return test::sizes_or_env("COMOPS_SHMP_TEST_SIZES", kSizes);
 }
 
 class ShmpOps : public testing::TestWithParam<Case> {};

@@ -7,6 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
+# With ccache (CI shares this machine's cache with its fresh root), the Open MPI build reuses
+# what an earlier one compiled; paths relative to the checkout, so another checkout hits too.
+if command -v ccache >/dev/null && [[ ! -d build-openmpi ]]; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD
+fi
 COMOPS_MPI=openmpi COMOPS_BUILD_DIR=build-openmpi bash scripts/setup.sh
 ldd build-openmpi/comops | grep -q 'libmpi\.so\.40 ' ||
   { echo "build-openmpi/comops does not link Open MPI" >&2; exit 1; }

@@ -28,6 +28,14 @@ inline Args point(OpKind op, int np, std::size_t bytes, int root = 0) {
   return a;
 }
 
+/// A parameterised test's name: "PREFIX_OP" with the op's dashes as underscores (gtest names).
+inline std::string case_label(const std::string& prefix, OpKind op) {
+  std::string n = prefix + "_" + std::string(op_name(op));
+  for (auto& c : n)
+    if (c == '-') c = '_';
+  return n;
+}
+
 /// A measurement kept small: 3 iterations, 1 warm-up, 2 repetitions, a fixed seed; `fault` flips
 /// one received element (the checker must find it).
 inline MeasureOptions quick(bool fault = false) {

@@ -71,11 +71,7 @@ std::vector<Case> cases(bool moves_data_only) {
 }
 
 std::string case_name(const testing::TestParamInfo<Case>& info) {
-  std::string n =
-      "node" + std::to_string(info.param.node_size) + "_" + std::string(op_name(info.param.op));
-  for (auto& c : n)
-    if (c == '-') c = '_';
-  return n;
+  return test::case_label("node" + std::to_string(info.param.node_size), info.param.op);
 }
 
 // kSizes, or the two of COMOPS_HYBRID_TEST_SIZES=SMALL,LARGE (the ctests past the cores).

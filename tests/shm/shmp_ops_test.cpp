@@ -73,10 +73,7 @@ std::vector<Case> cases(Keep keep) {
 bool passive_target(OpKind op) { return op_descriptor(op).one_sided() && !rma_shape(op, 0).fence; }
 
 std::string case_name(const testing::TestParamInfo<Case>& info) {
-  std::string n = info.param.scheme + "_" + std::string(op_name(info.param.op));
-  for (auto& c : n)
-    if (c == '-') c = '_';
-  return n;
+  return test::case_label(info.param.scheme, info.param.op);
 }
 
 // The sizes of an op's points: kSizes, or the two of COMOPS_SHMP_TEST_SIZES=SMALL,LARGE (the

@@ -13,9 +13,14 @@ if command -v ccache >/dev/null && [[ ! -d build-openmpi ]]; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD
 fi
 COMOPS_MPI=openmpi COMOPS_BUILD_DIR=build-openmpi bash scripts/setup.sh
-ldd build-openmpi/comops | grep -q 'libmpi\.so\.40 ' ||
+# Outputs are captured before grep -q reads them: grep -q quits at its first match, and under
+# pipefail a writer still writing then dies of SIGPIPE and fails the check (Hydra's --version
+# writes line by line).
+libs=$(ldd build-openmpi/comops)
+grep -q 'libmpi\.so\.40 ' <<<"$libs" ||
   { echo "build-openmpi/comops does not link Open MPI" >&2; exit 1; }
-mpiexec --version 2>/dev/null | grep -q HYDRA ||
+launcher=$(mpiexec --version 2>/dev/null || true)
+grep -q HYDRA <<<"$launcher" ||
   { echo "installing Open MPI changed the default mpiexec: it is not MPICH's Hydra" >&2; exit 1; }
 build-openmpi/comops --backend=all --op=all --uncached --sizes=8,64K --np=2 -n 50 -w 5 -r 2 \
   --progress=never --json build-openmpi/smoke.json >/dev/null

@@ -114,7 +114,11 @@ set +e
     grep -q "\"wrong\"" "$2/dies.json" 2>/dev/null && break
     sleep 0.1
   done
-  $SIM_ENTER simh2 pkill -9 -f -- "--json $2/dies.json"
+  # The host dies at once: pkill signals one rank after another, and a rank still running when
+  # its neighbour is gone can end first by itself (UCX aborts, SIGABRT, on a copy from the dead
+  # pid), so both ranks are stopped before they are killed.
+  $SIM_ENTER simh2 pkill -STOP -f -- "--json $2/dies.json"
+  $SIM_ENTER simh2 pkill -KILL -f -- "--json $2/dies.json"
   wait $comops' _ "$comops" "$work"
 rc=$?
 set -e
@@ -140,7 +144,8 @@ set +e
   comops=$!
   source "$3"
   first_row "$2/addr.json"
-  $SIM_ENTER simh2 pkill -9 -f -- "--json $2/addr.json"
+  $SIM_ENTER simh2 pkill -STOP -f -- "--json $2/addr.json"  # stopped, then killed: as in 4
+  $SIM_ENTER simh2 pkill -KILL -f -- "--json $2/addr.json"
   wait $comops' _ "$comops" "$work" "$(dirname "${BASH_SOURCE[0]}")/bounded_job.sh"
 rc=$?
 set -e

@@ -1,6 +1,9 @@
 """scripts/bisect.sh on a throwaway git repository whose "comops" is a script with controlled
 times: it finds the commit that made it slower, skips a commit that does not build, and refuses
-bad usage. The fake's times are a fixed level with deterministic +-3 % jitter per run."""
+bad usage. The fake's times are a fixed level with deterministic +-3 % jitter per run: the jitter
+comes from the run's file name (run-I.json), so every commit's I-th run has the same jitter and
+the verdicts do not depend on the temporary directory's random name (a path-based jitter let a
+commit of GOOD's level come out "slower" by chance: 2 of about 50 runs here)."""
 
 import os
 import re
@@ -13,11 +16,11 @@ from helpers import run_script
 
 FAKE_COMOPS = r'''#!/usr/bin/python3
 # fake comops: writes a comops results file with one point at LEVEL us, jittered by the output
-# path (deterministic), unless FAKE_FAIL is set
-import hashlib, json, sys
+# file's name (deterministic)
+import hashlib, json, os, sys
 level = @LEVEL@
 out = sys.argv[sys.argv.index("--json") + 1]
-jitter = int(hashlib.sha256(out.encode()).hexdigest()[:8], 16) / 16 ** 8  # 0..1
+jitter = int(hashlib.sha256(os.path.basename(out).encode()).hexdigest()[:8], 16) / 16 ** 8  # 0..1
 reps = [level * (1 + 0.03 * (jitter - 0.5) + 0.01 * ((k * 7) % 5 - 2) / 2) for k in range(5)]
 med = sorted(reps)[2]
 row = {"backend": "mpi", "op": "pingpong", "np": 2, "bytes": 8, "pair": "intra",

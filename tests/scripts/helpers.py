@@ -1,6 +1,7 @@
 """Shared by the script tests: paths, running a script, a temporary directory per test."""
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -13,13 +14,21 @@ sys.path.insert(0, SCRIPTS)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def run_script(name, *args, env=None):
-    """Runs scripts/<name> (Python scripts with this interpreter, others directly)."""
+def run_script(name, *args, env=None, timeout=300):
+    """Runs scripts/<name> (Python scripts with this interpreter, others directly) in a session
+    of its own, so that a timeout ends what it started too (mpiexec and its ranks, say)."""
     path = os.path.join(SCRIPTS, name)
     cmd = [sys.executable, path] if name.endswith(".py") else [path]
-    full_env = dict(os.environ, **(env or {}))
-    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True,
-                          env=full_env, timeout=300)
+    proc = subprocess.Popen(cmd + [str(a) for a in args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, **(env or {})), start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 class TempDirTest(unittest.TestCase):

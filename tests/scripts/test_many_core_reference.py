@@ -4,18 +4,14 @@ validation of every comops row, what machine.txt says about the cores), and its 
 (exit 2) with no program run."""
 
 import json
-import tempfile
 import os
 import re
-import signal
-import subprocess
+import tempfile
 import unittest
 
-import helpers
-from helpers import TempDirTest
+from helpers import TempDirTest, run_script
 
 BUILD = os.environ.get("COMOPS_BUILD_DIR", "")
-SCRIPT = os.path.join(helpers.SCRIPTS, "many_core_reference.sh")
 HAVE_BUILD = all(os.access(os.path.join(BUILD, b), os.X_OK)
                  for b in ("comops", "bench/swcc_state_latency"))
 TINY = {
@@ -26,17 +22,7 @@ TINY = {
 
 
 def run(*args, env=None, timeout=240):
-    """The script in a session of its own, so that a timeout ends mpiexec and its ranks too."""
-    proc = subprocess.Popen([SCRIPT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, **(env or {})),
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    return run_script("many_core_reference.sh", *args, env=env, timeout=timeout)
 
 
 @unittest.skipUnless(HAVE_BUILD, "COMOPS_BUILD_DIR does not hold comops and bench/swcc_state_latency")

@@ -15,6 +15,7 @@
 #include "harness/launch/variant_job.hpp"
 #include "harness/machine/node_limits.hpp"
 #include "harness/machine/noise.hpp"
+#include "harness/machine/placement_probe.hpp"
 #include "harness/ops/app_options.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "harness/plan/sweep.hpp"
@@ -266,8 +267,10 @@ class PointLoop {
     if (world_.is_root()) record_rows(0);
     for (std::size_t i = 0; i < sweep_.points.size(); ++i) {
       std::string error;
+      probe_before(i);
       const PointResult result = measure(i, error);
       watchdog_between("the end of a point");
+      probe_after();
       world_.quiet_barrier();
       stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
       if (world_.is_root()) {
@@ -286,6 +289,30 @@ class PointLoop {
   }
 
  private:
+  // On rank 0, point i's placement probe, while the other ranks wait asleep in the barrier (a
+  // spinning rank would take the probe's core).
+  void probe_before(std::size_t i) {
+    probe_.reset();
+    if (!config_.placement_probe) return;
+    if (world_.is_root()) {
+      probe_cores_ = probe_cores(pinning_, sweep_.placements[i]);
+      if (probe_cores_) {
+        PlacementProbe p;
+        p.before_us = probe_round_trip_us(pinning_, *probe_cores_, p.core_a, p.core_b);
+        probe_ = p;
+      }
+    }
+    world_.quiet_barrier();
+  }
+
+  // On rank 0, the probe again just after the point (the other ranks are going to sleep in the
+  // barrier that follows it).
+  void probe_after() {
+    if (!probe_) return;
+    int a = -1, b = -1;
+    probe_->after_us = probe_round_trip_us(pinning_, *probe_cores_, a, b);
+  }
+
   // Point i measured on this rank; `error` gets what failed here.
   PointResult measure(std::size_t i, std::string& error) {
     const Point& p = sweep_.points[i];
@@ -336,8 +363,9 @@ class PointLoop {
     const bool over = sweep_.placements[i].oversubscribed;
     // The stall over the timed repetitions (measure_point), not over the whole point: warm-up,
     // validation and the parked ranks waking are no contention of the timed numbers.
-    const Row row = make_row(result, limits_, over, result.cpu_stall_us, result.cpu_stall_window_us,
-                             p.size_table, p.np_table);
+    Row row = make_row(result, limits_, over, result.cpu_stall_us, result.cpu_stall_window_us,
+                       p.size_table, p.np_table);
+    row.placement = probe_;
     progress_.clear();  // the row goes to stdout, maybe the same terminal
     std::string error = each_reporter(reporters_, [&](Reporter& r) { r.add(row); });
     ++rows_;
@@ -394,6 +422,8 @@ class PointLoop {
   const std::string variant_dir_ = variant_job_dir();  // inside a variant's job: its directory
   const std::vector<double> point_costs_;              // us, in sweep order (point_costs)
   Progress progress_;
+  std::optional<PlacementProbe> probe_;                 // rank 0: the current point's probe
+  std::optional<std::pair<int, int>> probe_cores_;      // the cores it runs between
   std::int64_t wrong_ = 0;
   std::size_t rows_ = 0;        // rows given to the reporters
   std::size_t mpi_points_ = 0;  // the mpi points reported so far

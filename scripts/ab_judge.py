@@ -349,13 +349,33 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def parse_args(argv):
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+def add_round_arguments(parser, alpha_help):
+    """The arguments every judge of an A/B job's rounds takes."""
     parser.add_argument("rounds_dir", help="folder of base-NNN.json and head-NNN.json")
     parser.add_argument("--base-rev", default="base", help="the base's name in the report")
     parser.add_argument("--head-rev", default="head", help="the head's name in the report")
-    parser.add_argument("--alpha", type=float, default=0.01,
-                        help="false-alarm rate per job (default 0.01)")
+    parser.add_argument("--alpha", type=float, default=0.01, help=alpha_help)
+
+
+def report(prog, doc, lines, out):
+    """Writes ab.json and ab.txt into `out` (when given) and prints the short lines; (short,
+    full) = lines. Returns 3 (with one line on stderr) when the files cannot be written, else
+    None."""
+    short, full = lines
+    if out:
+        try:
+            write_outputs(out, doc, full)
+        except OSError as e:
+            print(f"{prog}: error: cannot write {cr.show_path(out)} ({e.strerror or e})",
+                  file=sys.stderr)
+            return 3
+    print("\n".join(short))
+    return None
+
+
+def parse_args(argv):
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    add_round_arguments(parser, "false-alarm rate per job (default 0.01)")
     parser.add_argument("--adjust", choices=sorted(ADJUSTMENTS), default="holm",
                         help="multiple-test adjustment (default holm)")
     parser.add_argument("--test", choices=sorted(TESTS), default="median",
@@ -380,16 +400,8 @@ def main(argv=None):
     except InputError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    short, full = report_lines(doc)
-    if args.out:
-        try:
-            write_outputs(args.out, doc, full)
-        except OSError as e:
-            print(f"{PROG}: error: cannot write {cr.show_path(args.out)} ({e.strerror or e})",
-                  file=sys.stderr)
-            return 3
-    print("\n".join(short))
-    return exit_status(doc, args.gate)
+    failed = report(PROG, doc, report_lines(doc), args.out)
+    return failed or exit_status(doc, args.gate)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,26 @@ def _check_row(path, index, row):
         raise _not_comops(path, f"{where}.pair is not a string")
     if row.get("beyond_limit") is not None and not isinstance(row["beyond_limit"], str):
         raise _not_comops(path, f"{where}.beyond_limit is not a string or null")
+    _check_placement(path, where, row.get("placement"))
+
+
+def _check_placement(path, where, probe):
+    """A row's placement probe: absent or null (files before it, --placement-probe=off, one
+    core), else {"before_us": x, "after_us": y, "cores": [a, b]} with x, y > 0."""
+    if probe is None:
+        return
+    if (not isinstance(probe, dict)
+            or not all(_is_number(probe.get(k)) and probe[k] > 0 for k in ("before_us", "after_us"))
+            or not isinstance(probe.get("cores"), list) or len(probe["cores"]) != 2
+            or not all(_is_int(c) for c in probe["cores"])):
+        raise _not_comops(path, f"{where}.placement is not null or an object of before_us, "
+                                f"after_us (positive numbers) and cores (two integers)")
+
+
+def placement_probe(row):
+    """(before_us, after_us) of the row's placement probe, or None when it has none."""
+    probe = row.get("placement")
+    return None if probe is None else (float(probe["before_us"]), float(probe["after_us"]))
 
 
 INTER_SUFFIX = " inter"  # an inter-node ping-pong's backend in a key: "mpi inter"

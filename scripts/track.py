@@ -49,6 +49,7 @@ import tempfile
 
 import numpy as np
 
+import ab_sequential
 import changepoint
 import comops_results as cr
 import track_events
@@ -90,10 +91,16 @@ def expand(paths):
 
 def store(db, runs):
     conn = track_store.open_db(db, create=True)
+    upgraded = []
     try:
-        outcome = track_store.add_runs(conn, runs, now_utc())
+        outcome = track_store.add_runs(conn, runs, now_utc(), upgraded)
+        stored = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
     finally:
         conn.close()
+    for old in upgraded:
+        print(f"{PROG}: note: {cr.show_path(db)}: upgraded from schema {old} to "
+              f"{track_store.SCHEMA} (placement columns added; every row kept, {stored} runs "
+              f"now)", file=sys.stderr)
     for run, (run_id, new) in zip(runs, outcome):
         what = "stored as" if new else "already stored as"
         print(f"{cr.show_path(run['file'])}: {what} run {run_id} (commit {run['commit']}, "
@@ -211,6 +218,33 @@ def detect_all(cp_series, keys, args):
     return changes, [f.newest_p for f in found], events + len(newest)
 
 
+def split_by_mode(points):
+    """([(key, mode, entries)], mode centres in us): each point's series split by the placement
+    mode of its runs (scripts/ab_sequential.py: modes found from all of the machine's probes,
+    a run's mode that of its probe before the point when the one after agrees), so that runs
+    are compared only within a mode. mode -1 gathers the runs with no probe or a mixed one. One
+    mode (or no probes): every series whole, mode None, no centres."""
+    probes = [v for _, entries in points for e in entries if e[8] for v in e[8]]
+    bounds = ab_sequential.mode_bounds(probes) if probes else []
+    if not bounds:
+        return [(key, None, entries) for key, entries in points], []
+    out = []
+    for key, entries in points:
+        by_mode = {}
+        for e in entries:
+            mode = ab_sequential.point_mode(e[8], bounds)
+            by_mode.setdefault(-1 if mode is None else mode, []).append(e)
+        out.extend((key, m, by_mode[m]) for m in sorted(by_mode, key=lambda m: (m < 0, m)))
+    return out, ab_sequential.mode_centres(probes, bounds)
+
+
+def mode_suffix(mode, modes):
+    """" [mode 1: 0.06 us]" in a series name when the machine has modes."""
+    if mode is None or not modes:
+        return ""
+    return " [no mode]" if mode < 0 else f" [mode {mode + 1}: {modes[mode]:.2g} us]"
+
+
 class _Series:
     """One point's changepoint runs and the global run index of each."""
     def __init__(self, entries, index):
@@ -224,13 +258,13 @@ def analyse(conn, machine, fingerprint, args):
     entry, plus what check prints)."""
     runs = track_store.runs_of(conn, machine)
     index = {run["id"]: i for i, run in enumerate(runs)}
-    points = sorted(track_store.points_of(conn, machine).items(),
-                    key=lambda kv: point_order(kv[0]))
-    cp_series = [_Series(entries, index) for _, entries in points]
-    all_changes, newest_p, events = detect_all(cp_series, [k for k, _ in points], args)
+    points, modes = split_by_mode(sorted(track_store.points_of(conn, machine).items(),
+                                         key=lambda kv: point_order(kv[0])))
+    cp_series = [_Series(entries, index) for _, _, entries in points]
+    all_changes, newest_p, events = detect_all(cp_series, [k for k, _, _ in points], args)
     series = []
     excluded = kept_contended = 0
-    for (key, entries), cp, changes, p in zip(points, cp_series, all_changes, newest_p):
+    for (key, mode, entries), cp, changes, p in zip(points, cp_series, all_changes, newest_p):
         used, contended_used = changepoint.usable(cp.runs, args.keep_contended)
         excluded += len(cp.runs) - len(used)
         kept_contended += contended_used
@@ -238,11 +272,15 @@ def analyse(conn, machine, fingerprint, args):
         backend, op, np_, nbytes, pair = key
         series.append({
             "backend": backend, "op": op, "np": np_, "bytes": nbytes, "pair": pair or None,
-            "unit": "us", "name": point_name(key), "newest_p": p,
+            "unit": "us", "name": point_name(key) + mode_suffix(mode, modes),
+            "point": point_name(key), "newest_p": p,
+            "mode": None if mode is None else {"mode": mode + 1 if mode >= 0 else None,
+                                               "centre_us": modes[mode] if mode >= 0 else None},
             "values": [{"run": index[run_id], "median": median, "reps": reps,
                         "contended": contended}
                        for run_id, median, reps, contended, *_ in entries],
             "changes": [{"run": cp.global_runs[c.index],
+                         "after_run": cp.global_runs[c.index - 1] if c.index > 0 else -1,
                          "commit": runs[cp.global_runs[c.index]]["commit"],
                          "direction": c.direction, "ratio": c.ratio, "ci": list(c.ci),
                          "p_value": c.p_value, "method": c.method,
@@ -278,13 +316,28 @@ def describe(fingerprint):
 def check_summary(machine):
     """Changes grouped by the run where they start, and the verdict on the newest run."""
     runs = machine["runs"]
+    merged = []  # [point, direction, after run, run, entry]: one per step of a point
+    found = sorted(((s, c) for s in machine["series"] for c in s["changes"]),
+                   key=lambda sc: sc[1]["run"])
+    for s, c in found:
+        point = (s["backend"], s["op"], s["np"], s["bytes"], s["pair"])
+        mode = (s.get("mode") or {}).get("mode")
+        same = next((m for m in merged if m[0] == point and m[1] == c["direction"]
+                     and c["after_run"] < m[3] and m[2] < c["run"]), None)
+        if same:  # the same step seen in another placement mode's runs: reported once, at
+            same[2] = max(same[2], c["after_run"])  # the first run both modes allow
+            same[3] = min(same[3], c["run"])
+            same[4]["modes"].append(mode)
+            continue
+        entry = {k: s[k] for k in ("backend", "op", "np", "bytes", "pair", "unit")}
+        entry["name"] = s["point"]
+        entry.update({k: c[k] for k in ("direction", "ratio", "ci", "p_value", "method",
+                                        "before_median", "after_median")})
+        entry["modes"] = [mode]
+        merged.append([point, c["direction"], c["after_run"], c["run"], entry])
     by_run = {}
-    for s in machine["series"]:
-        for c in s["changes"]:
-            entry = {k: s[k] for k in ("name", "backend", "op", "np", "bytes", "pair", "unit")}
-            entry.update({k: c[k] for k in ("direction", "ratio", "ci", "p_value", "method",
-                                            "before_median", "after_median")})
-            by_run.setdefault(c["run"], []).append(entry)
+    for _, _, _, run, entry in merged:
+        by_run.setdefault(run, []).append(entry)
     changes = [{"run": r, "commit": runs[r]["commit"], "date": runs[r]["date"],
                 "regressions": sum(p["direction"] == "regression" for p in points),
                 "improvements": sum(p["direction"] == "improvement" for p in points),
@@ -369,7 +422,7 @@ def cmd_report(args):
         for mid, fingerprint, _, _ in known:
             machine = analyse(conn, mid, fingerprint, args)
             for s in machine["series"]:  # the data contract of track_report.write_report
-                del s["name"], s["newest_p"]
+                del s["name"], s["point"], s["newest_p"]
                 s["changes"] = [{k: c[k] for k in ("run", "commit", "direction", "ratio", "ci",
                                                    "p_value", "before_median", "after_median")}
                                 for c in s["changes"]]

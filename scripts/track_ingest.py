@@ -23,12 +23,19 @@ KEEP_CONTEXT = ("date", "host", "git_sha", "comops_version", "mpi_library", "com
 KEEP_NODE = ("node", "host", "cores", "ranks")
 KEEP_ROW = ("backend", "op", "np", "bytes", "pair", "iterations", "warmup", "repetitions",
             "time_us", "time_us_reps", "rep_times_us", "wrong", "oversubscribed", "nodes",
-            "cpu_stall_us", "cpu_steal_us", "contended", "tables")
+            "cpu_stall_us", "cpu_steal_us", "contended", "placement", "tables")
 # comops options that change a point's times (the others choose which points are measured).
 RESULT_OPTIONS = ("bind", "placement", "pair", "iterations", "warmup")
 UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 _COMOPS_NAME = re.compile(r"^(?P<backend>[^/]+)/(?P<op>[^/]+)/np:(?P<np>\d+)/bytes:(?P<bytes>\d+)"
                           r"(?:/pair:(?P<pair>[A-Za-z]+))?$")
+
+
+def placement_fields(row):
+    """The row's placement probe as the history stores it (None and None without one)."""
+    probe = cr.placement_probe(row)
+    return {"placement_before_us": probe[0] if probe else None,
+            "placement_after_us": probe[1] if probe else None}
 
 
 class IngestError(Exception):
@@ -132,7 +139,8 @@ def from_comops(path, commit=None, date=None):
                        "cpu_steal_us": row.get("cpu_steal_us"),
                        "contended": row.get("contended"),
                        "oversubscribed": row.get("oversubscribed"),
-                       "wrong": row.get("wrong")})
+                       "wrong": row.get("wrong"),
+                       **placement_fields(row)})
     if not points:
         raise IngestError(f"{cr.show_path(path)}: no row has a time")
     return {"kind": "comops", "hash": "comops:" + short_hash(stripped, 40),

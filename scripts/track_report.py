@@ -243,8 +243,11 @@ def chart_groups(machine):
 
 def series_label(s):
     """A chart line's short name: 'np 2 8 B intra'."""
+    mode = s.get("mode") or {}
+    shown = ("" if not mode else f" mode {mode['mode']} ({mode['centre_us']:.2g} us)"
+             if mode.get("mode") else " no mode")
     return (f"np {s['np']} {cr.human_bytes(s['bytes'])}"
-            + (f" {s['pair']}" if s.get("pair") else ""))
+            + (f" {s['pair']}" if s.get("pair") else "") + shown)
 
 
 def change_lines(series):

@@ -6,11 +6,13 @@ Schema (one file, default results/history.sqlite):
   runs(id, hash, machine, commit_sha, date, kind, host, file, added)
                                    hash: of the run's content, unique (a run is stored once)
   points(run, backend, op, np, bytes, pair, unit, median, reps, cpu_stall_us, contended,
-         oversubscribed, wrong, cpu_steal_us)
+         oversubscribed, wrong, cpu_steal_us, placement_before_us, placement_after_us)
                                    reps: JSON list of the repetition times; pair "" when none;
-                                   cpu_steal_us: CPU time the hypervisor took (/proc/stat steal)
+                                   cpu_steal_us: CPU time the hypervisor took (/proc/stat steal);
+                                   placement_*: the row's placement probe (None without one)
 Every add is one transaction: all of its files or none. A database of schema 1 (no
-cpu_steal_us) is upgraded by the first add; read as it is, its points have no steal (None).
+cpu_steal_us) or 2 (no placement columns) is upgraded by the first add, every row kept; read as
+it is, its points have no steal or probe (None).
 """
 
 import json
@@ -20,8 +22,8 @@ import sqlite3
 
 import comops_results as cr
 
-SCHEMA = "comops-track 2"
-OLD_SCHEMAS = ("comops-track 1",)  # read as they are; add upgrades them
+SCHEMA = "comops-track 3"
+OLD_SCHEMAS = ("comops-track 1", "comops-track 2")  # read as they are; add upgrades them
 _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE machines (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL);
@@ -34,6 +36,7 @@ CREATE TABLE points (run INTEGER NOT NULL REFERENCES runs(id), backend TEXT NOT 
                      pair TEXT NOT NULL, unit TEXT NOT NULL, median REAL NOT NULL,
                      reps TEXT NOT NULL, cpu_stall_us REAL, contended INTEGER,
                      oversubscribed INTEGER, wrong INTEGER, cpu_steal_us REAL,
+                     placement_before_us REAL, placement_after_us REAL,
                      PRIMARY KEY (run, backend, op, np, bytes, pair));
 """
 
@@ -77,22 +80,45 @@ def _ensure_schema(conn):
             if statement.strip():
                 conn.execute(statement)
         conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA,))
-    elif not _has_steal(conn):  # schema 1: the steal column came with schema 2
+        return None
+    old = schema_of(conn)
+    if old == SCHEMA:
+        return None
+    if not _has_column(conn, "cpu_steal_us"):  # schema 1: steal came with schema 2
         conn.execute("ALTER TABLE points ADD COLUMN cpu_steal_us REAL")
-        conn.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA,))
+    if not _has_column(conn, "placement_before_us"):  # schemas 1, 2: the probe came with 3
+        conn.execute("ALTER TABLE points ADD COLUMN placement_before_us REAL")
+        conn.execute("ALTER TABLE points ADD COLUMN placement_after_us REAL")
+    conn.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA,))
+    return old
+
+
+def schema_of(conn):
+    """The database's schema mark, or None for a new (empty) database."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone() is None:
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    return row[0] if row else None
+
+
+def _has_column(conn, name):
+    return any(r[1] == name for r in conn.execute("PRAGMA table_info(points)"))
 
 
 def _has_steal(conn):
-    return any(r[1] == "cpu_steal_us" for r in conn.execute("PRAGMA table_info(points)"))
+    return _has_column(conn, "cpu_steal_us")
 
 
-def add_runs(conn, runs, now):
+def add_runs(conn, runs, now, upgraded=None):
     """Stores runs (track_ingest dicts, with "machine" and "file") in one transaction. Returns,
-    per run, (run id, True if new / False if already stored)."""
+    per run, (run id, True if new / False if already stored). upgraded: a list that gets the old
+    schema's name when this add upgraded the database."""
     outcome = []
     try:
         conn.execute("BEGIN IMMEDIATE")
-        _ensure_schema(conn)
+        old = _ensure_schema(conn)
+        if old and upgraded is not None:
+            upgraded.append(old)
         for run in runs:
             old = conn.execute("SELECT id FROM runs WHERE hash=?", (run["hash"],)).fetchone()
             if old:
@@ -107,11 +133,12 @@ def add_runs(conn, runs, now):
                 (run["hash"], mid, run["commit"], run["date"], run["kind"], run.get("host"),
                  run.get("file"), now))
             conn.executemany(
-                "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO points VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(cur.lastrowid, p["backend"], p["op"], p["np"], p["bytes"], p["pair"],
                   p["unit"], p["median"], json.dumps(p["reps"]), p["cpu_stall_us"],
                   _flag(p["contended"]), _flag(p["oversubscribed"]), p["wrong"],
-                  p["cpu_steal_us"])
+                  p["cpu_steal_us"], p.get("placement_before_us"), p.get("placement_after_us"))
                  for p in run["points"]])
             outcome.append((cur.lastrowid, True))
         conn.execute("COMMIT")
@@ -146,13 +173,18 @@ def runs_of(conn, machine):
 
 def points_of(conn, machine):
     """{(backend, op, np, bytes, pair): [(run id, median, reps, contended, cpu_stall_us,
-    oversubscribed, wrong, cpu_steal_us)]} for the machine's runs, each list oldest first."""
+    oversubscribed, wrong, cpu_steal_us, probe)]} for the machine's runs, each list oldest
+    first; probe: (before us, after us) of the placement probe, or None."""
     series = {}
     steal = "p.cpu_steal_us" if _has_steal(conn) else "NULL"
+    probe = ("p.placement_before_us, p.placement_after_us"
+             if _has_column(conn, "placement_before_us") else "NULL, NULL")
     for r in conn.execute(
             "SELECT p.backend, p.op, p.np, p.bytes, p.pair, p.run, p.median, p.reps, "
-            f"p.contended, p.cpu_stall_us, p.oversubscribed, p.wrong, {steal} FROM points p "
-            "JOIN runs r ON r.id = p.run WHERE r.machine=? ORDER BY r.date, r.id", (machine,)):
+            f"p.contended, p.cpu_stall_us, p.oversubscribed, p.wrong, {steal}, {probe} "
+            "FROM points p JOIN runs r ON r.id = p.run WHERE r.machine=? ORDER BY r.date, r.id",
+            (machine,)):
         series.setdefault(tuple(r[:5]), []).append(
-            (r[5], r[6], json.loads(r[7]), bool(r[8]), r[9], bool(r[10]), r[11], r[12]))
+            (r[5], r[6], json.loads(r[7]), bool(r[8]), r[9], bool(r[10]), r[11], r[12],
+             None if r[13] is None or r[14] is None else (r[13], r[14])))
     return series

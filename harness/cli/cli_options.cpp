@@ -51,7 +51,7 @@ const std::vector<std::pair<const char*, std::vector<const char*>>> kGroups = {
      {"--np", "--size-np", "--sizes", "--min-bytes", "--max-bytes", "--step-factor", "--np-bytes"}},
     {"Measurement",
      {"--iters", "--warmup", "--repetitions", "--seed", "--sync", "--percentiles", "--no-limits",
-      "--window"}},
+      "--placement-probe", "--window"}},
     {"Placement", {"--bind", "--placement", "--pair", "--mpiexec"}},
     {"Faults", {"--startup-timeout", "--watchdog"}},
     {"mpi backend", {"--mpi-variant"}},
@@ -180,6 +180,15 @@ void add_run_options(CommandLine& cl) {
   app.add_flag(
       "--no-limits", [&config = cl.config](std::int64_t) { config.limits = false; },
       "Skip measuring the machine limits (cache-line round trip, memcpy, aggregate copy)");
+  app.add_option_function<std::string>(
+         "--placement-probe",
+         [&config = cl.config](const std::string& v) { config.placement_probe = v == "on"; },
+         "A short cache-line round trip between the point's first two cores just before and "
+         "after every point, in results.json's placement field, by which the A/B gate and the "
+         "history tell a VM's placement modes apart: on or off")
+      ->check(CLI::IsMember({"on", "off"}).description(""))
+      ->default_str("on")
+      ->type_name("on|off");
   app.add_option("--window", c.window, window_option_help())->capture_default_str()->type_name("N");
   app.add_option("--progress", c.progress,
                  "Progress on stderr with elapsed time and an estimate of what remains: auto (a "

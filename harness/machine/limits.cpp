@@ -10,24 +10,13 @@
 #include <memory>
 #include <thread>
 
+#include "harness/machine/cacheline.hpp"
 #include "harness/util/stats.hpp"
 
 namespace comops {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
-
-struct alignas(64) Line {
-  std::atomic<std::uint64_t> value{0};
-};
 
 // A barrier that spins (then yields) instead of sleeping: the copies of a repetition must start
 // together, and a sleeping thread's wake-up takes milliseconds on a busy machine.
@@ -116,36 +105,14 @@ int aggregate_threads(const Pinning& pinning, int max_np) {
 void measure_cacheline(const Pinning& pinning, MachineLimits& out) {
   if (pinning.cores() < 2) return;
   constexpr int kRounds = 10000;
-  Line line;
-  std::vector<double> samples;
-  int cpu_b = -1;
-  std::thread partner([&] {
-    cpu_b = pinning.bind_self_to_core(pinning.core_for(1, 2) < 0 ? 1 : pinning.core_for(1, 2));
-    for (std::uint64_t i = 0; i < std::uint64_t{kRounds} * (kLimitRepetitions + 1); ++i) {
-      while (line.value.load(std::memory_order_acquire) != 2 * i + 1) cpu_relax();
-      line.value.store(2 * i + 2, std::memory_order_release);
-    }
-  });
-  const int cpu_a =
-      pinning.bind_self_to_core(pinning.core_for(0, 2) < 0 ? 0 : pinning.core_for(0, 2));
-  std::uint64_t i = 0;
-  for (int rep = 0; rep <= kLimitRepetitions; ++rep) {  // repetition 0 warms up
-    const auto t0 = Clock::now();
-    for (int k = 0; k < kRounds; ++k, ++i) {
-      line.value.store(2 * i + 1, std::memory_order_release);
-      while (line.value.load(std::memory_order_acquire) != 2 * i + 2) cpu_relax();
-    }
-    const auto t1 = Clock::now();
-    if (rep > 0)
-      samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds);
-  }
-  partner.join();
-  pinning.unbind_self();
-  const Spread s = spread_of(samples);
+  const int a = pinning.core_for(0, 2) < 0 ? 0 : pinning.core_for(0, 2);
+  const int b = pinning.core_for(1, 2) < 0 ? 1 : pinning.core_for(1, 2);
+  const RoundTrips trips = cacheline_round_trips(pinning, a, b, kRounds, kLimitRepetitions);
+  const Spread s = spread_of(trips.us);
   out.cacheline_rtt_us = s.median;
   out.cacheline_rtt_range_us = s.range;
-  out.core_a = cpu_a;
-  out.core_b = cpu_b;
+  out.core_a = trips.cpu_a;
+  out.core_b = trips.cpu_b;
 }
 
 void measure_memcpy(const Pinning& pinning, const std::vector<std::size_t>& sizes,

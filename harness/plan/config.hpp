@@ -42,6 +42,7 @@ struct Config {
   std::vector<Pair> pairs;        ///< ping-pong pairs, resolved against the nodes (resolve_pairs)
   int window = 64;                ///< --window: messages per window of stream-bw (osu_bw's 64)
   bool limits = true;             ///< measure the machine limits
+  bool placement_probe = true;    ///< --placement-probe: probe placement beside every point
   std::string progress = "auto";  ///< auto (stderr is a terminal), always, lines, never
   std::string mpiexec;            ///< launcher to use when run directly (empty: mpiexec)
   double watchdog_s = 60;         ///< --watchdog: a rank's base allowance for a step; 0: off

@@ -76,6 +76,7 @@ nlohmann::json to_json(const Row& r) {
       {"cpu_steal_window_us",
        p.cpu_steal_us ? nlohmann::json(p.cpu_steal_window_us) : nlohmann::json(nullptr)},
       {"contended", r.contended},
+      {"placement", to_json(r.placement)},
       {"tables", tables},
   };
   if (op_is_pair(p.args.op)) j["pair"] = pair_name(p.pair == Pair::kNone ? Pair::kIntra : p.pair);

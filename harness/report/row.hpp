@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/machine/limits.hpp"
+#include "harness/machine/placement_probe.hpp"
 #include "harness/measure/measure.hpp"
 
 namespace comops {
@@ -27,6 +28,9 @@ struct Row {
   bool contended = false;
   bool in_size_table = false;  ///< a bandwidth-versus-size point
   bool in_np_table = false;    ///< a time-versus-nprocs point
+  /// The placement probe just before and after the point (--placement-probe); none when off,
+  /// on one core, or for a variant's row (its job probes its own placement).
+  std::optional<PlacementProbe> placement;
 };
 
 /// Derives a row. stall_us: how long a participant waited for a CPU during the timed

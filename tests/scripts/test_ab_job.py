@@ -28,7 +28,8 @@ class AbJobTest(TempDirTest):
         env = {"TMPDIR": self.path("tmp")}
         os.makedirs(self.path("tmp"))
         return run_script("ab_job.sh", "--base", "HEAD", "--base-build", build, "--head-build",
-                          build, "--sweep", TINY, "--out", self.path("out"), *args, env=env)
+                          build, "--sweep", TINY, "--out", self.path("out"), "--judge", "fixed",
+                          *args, env=env)
 
     def expected_verdict(self):
         """From the round files: "no change" when a point has 3 uncontended pairs (3 pairs can
@@ -96,6 +97,18 @@ class AbJobUsageTest(TempDirTest):
         self.assertOneLineError(run_script("ab_job.sh", "--test", "ttest"),
                                 "--test must be median or sign (got ttest)")
 
+    def test_bad_judge(self):
+        self.assertOneLineError(run_script("ab_job.sh", "--judge", "bayes"),
+                                "--judge must be sequential or fixed (got bayes)")
+
+    def test_bad_sequential_settings(self):
+        for option, value, word in (("--max-seconds", "0", "a positive integer"),
+                                    ("--look-every", "x", "a positive integer"),
+                                    ("--threshold", "0", "a positive fraction"),
+                                    ("--threshold", "-1", "a positive fraction")):
+            self.assertOneLineError(run_script("ab_job.sh", option, value),
+                                    f"{option} must be {word} (got {value})")
+
     def test_sweep_with_its_own_output(self):
         self.assertOneLineError(run_script("ab_job.sh", "--sweep", "--op=pingpong --json x"),
                                 "--sweep must not contain --json")
@@ -103,7 +116,9 @@ class AbJobUsageTest(TempDirTest):
     def test_help(self):
         proc = run_script("ab_job.sh", "--help")
         self.assertEqual(proc.returncode, 0)
-        for option in ("--base REV", "--head REV", "--rounds K", "--gate", "--out DIR"):
+        for option in ("--base REV", "--head REV", "--rounds K", "--gate", "--out DIR",
+                       "--judge sequential|fixed", "--max-seconds S", "--threshold T",
+                       "Accept-slowdown: POINT REASON"):
             self.assertIn(option, proc.stdout)
 
 

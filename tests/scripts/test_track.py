@@ -279,13 +279,47 @@ class TrackDbTest(helpers.TempDirTest):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.rows("SELECT bytes, cpu_steal_us FROM points ORDER BY bytes"),
                          [(8, 1234.5), (65536, None)])
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 3",)])
+
+    def test_placement_is_stored_per_point(self):
+        doc = comops_doc("c1", "2026-11-01T00:00:00Z")
+        doc["results"][0]["placement"] = {"before_us": 0.06, "after_us": 0.07, "cores": [0, 1]}
+        proc = self.track("add", synth.write(self.path("a.json"), doc), "--db", self.db)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.rows("SELECT bytes, placement_before_us, placement_after_us FROM "
+                                   "points ORDER BY bytes"), [(8, 0.06, 0.07), (65536, None, None)])
+
+    def test_schema_2_database_is_upgraded_with_one_note_and_every_row_kept(self):
+        run = synth.write(self.path("a.json"), comops_doc("c1", "2026-11-01T00:00:00Z"))
+        self.assertEqual(self.track("add", run, "--db", self.db).returncode, 0)
+        conn = sqlite3.connect(self.db)  # make it what schema 2 wrote: no placement columns
+        conn.execute("ALTER TABLE points DROP COLUMN placement_before_us")
+        conn.execute("ALTER TABLE points DROP COLUMN placement_after_us")
+        conn.execute("UPDATE meta SET value='comops-track 2'")
+        conn.commit()
+        conn.close()
+        proc = self.track("check", "--db", self.db)  # read as it is
+        self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 2",)])
+        doc = comops_doc("c2", "2026-11-02T00:00:00Z")
+        doc["results"][0]["placement"] = {"before_us": 0.4, "after_us": 0.41, "cores": [0, 1]}
+        proc = self.track("add", synth.write(self.path("b.json"), doc), "--db", self.db)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stderr.splitlines(), [
+            f"track.py: note: {self.db}: upgraded from schema comops-track 2 to comops-track 3 "
+            f"(placement columns added; every row kept, 2 runs now)"])
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 3",)])
+        self.assertEqual(self.rows("SELECT run, bytes, placement_before_us FROM points "
+                                   "ORDER BY run, bytes"),
+                         [(1, 8, None), (1, 65536, None), (2, 8, 0.4), (2, 65536, None)])
 
     def test_schema_1_database_is_read_then_upgraded_by_add(self):
         run = synth.write(self.path("a.json"), comops_doc("c1", "2026-11-01T00:00:00Z"))
         self.assertEqual(self.track("add", run, "--db", self.db).returncode, 0)
         conn = sqlite3.connect(self.db)  # make it what schema 1 wrote: no steal column
         conn.execute("ALTER TABLE points DROP COLUMN cpu_steal_us")
+        conn.execute("ALTER TABLE points DROP COLUMN placement_before_us")
+        conn.execute("ALTER TABLE points DROP COLUMN placement_after_us")
         conn.execute("UPDATE meta SET value='comops-track 1'")
         conn.commit()
         conn.close()
@@ -297,7 +331,7 @@ class TrackDbTest(helpers.TempDirTest):
         doc["results"][1]["cpu_steal_us"] = 7.0
         proc = self.track("add", synth.write(self.path("b.json"), doc), "--db", self.db)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 2",)])
+        self.assertEqual(self.rows("SELECT value FROM meta"), [("comops-track 3",)])
         self.assertEqual(self.rows("SELECT run, bytes, cpu_steal_us FROM points ORDER BY run, bytes"),
                          [(1, 8, None), (1, 65536, None), (2, 8, None), (2, 65536, 7.0)])
 
@@ -433,6 +467,33 @@ class TrackCheckTest(helpers.TempDirTest):
         self.assertIn("mpi/pingpong/np:2/bytes:8", text.stdout)
         self.assertTrue(text.stdout.strip().endswith("no significant regression"))
 
+    def test_placement_modes_are_series_apart_and_a_step_is_reported_once(self):
+        db = self.path("h.sqlite")
+        paths = []
+        for i in range(40):
+            slow = i % 2 == 1  # half the runs on far cores: every time 30 % longer
+            jitter = [1.0 + 0.01 * ((i * 7 + k * 3) % 5 - 2) for k in range(5)]
+            factor = (1.3 if slow else 1.0) * (1.15 if i >= 20 else 1.0)
+            doc = comops_doc(f"c{i:02d}", f"2026-11-01T{i // 2:02d}:{i % 2 * 30:02d}:00Z",
+                             factor, reps=jitter)
+            for row in doc["results"]:
+                probe = 0.44 if slow else 0.06
+                row["placement"] = {"before_us": probe * (1 + 0.01 * (i % 4)),
+                                    "after_us": probe, "cores": [0, 1]}
+            paths.append(synth.write(self.path(f"run{i:02d}.json"), doc))
+        self.assertEqual(run_script("track.py", "add", *paths, "--db", db).returncode, 0)
+        proc = self.check(db, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertEqual([(c["commit"], c["regressions"]) for c in report["changes"]],
+                         [("c20", 2)])
+        points = report["changes"][0]["points"]
+        self.assertEqual(sorted(p["name"] for p in points),
+                         ["mpi/pingpong/np:2/bytes:65536", "mpi/pingpong/np:2/bytes:8"])
+        for point in points:
+            self.assertEqual(sorted(point["modes"]), [1, 2])
+            self.assertAlmostEqual(point["ratio"], 1.15, delta=0.02)
+
     def test_one_step_is_one_change_across_points(self):
         # the 8 B point steps at run 10, the 64 KiB one (noise) a run later: one change
         db = self.history_of({8: [1.0] * 10 + [1.3] * 10,
@@ -538,6 +599,7 @@ class EndToEndTest(helpers.TempDirTest):
             run["context"]["date"] = f"2026-12-01T{i:02d}:00:00Z"
             for row in run["results"]:
                 row["contended"] = False  # this shared machine's PSI would decide otherwise
+                row["placement"] = None  # one run's probe copied into all would be one mode
                 row["rep_times_us"] = [t * factor * (1 + 0.004 * ((i * 3 + k) % 5 - 2))
                                        for k, t in enumerate(row["rep_times_us"])]
                 for name in ("time_us", "time_us_reps"):
@@ -624,7 +686,7 @@ class ReportDataTest(helpers.TempDirTest):
                          {"backend": "mpi", "op": "pingpong", "np": 2, "bytes": 8,
                           "pair": "intra", "unit": "us"})
         self.assertEqual(set(s), {"backend", "op", "np", "bytes", "pair", "unit", "values",
-                                  "changes", "latest", "stable_median", "stable_since_commit"})
+                                  "mode", "changes", "latest", "stable_median", "stable_since_commit"})
         self.assertEqual([v["run"] for v in s["values"]], list(range(12)))
         self.assertEqual(set(s["values"][0]), {"run", "median", "reps", "contended"})
         self.assertEqual([v["contended"] for v in s["values"]], [i == 3 for i in range(12)])

@@ -389,7 +389,7 @@ TEST(CliHelp, OptionsAreGroupedPerBackend) {
       (std::vector<std::string>{"--np", "--size-np", "--sizes", "-b", "-e", "-f", "--np-bytes"}));
   EXPECT_EQ(help_group(help, "Measurement"),
             (std::vector<std::string>{"-n", "-w", "-r", "--seed", "--sync", "--percentiles",
-                                      "--no-limits", "--window"}));
+                                      "--no-limits", "--placement-probe", "--window"}));
   EXPECT_EQ(help_group(help, "Placement"),
             (std::vector<std::string>{"--bind", "--placement", "--pair", "--mpiexec"}));
   EXPECT_EQ(help_group(help, "Output"),

@@ -270,8 +270,8 @@ class PointLoop {
       probe_before(i);
       const PointResult result = measure(i, error);
       watchdog_between("the end of a point");
+      world_.quiet_barrier();  // every rank has left its timed window
       probe_after();
-      world_.quiet_barrier();
       stop_if_any_failed(error, fmt::format("{} failed on another rank", point_name(result)));
       if (world_.is_root()) {
         error = report(i, result);
@@ -303,14 +303,22 @@ class PointLoop {
       }
     }
     world_.quiet_barrier();
+    // The ranks asleep in it wake up to 2 ms after the probe ends; one that starts the point that
+    // late runs its start in another rank's timed window (a shm point's team on rank 0), and
+    // stalls it. Every rank leaves a plain barrier within microseconds of the last arrival.
+    world_.barrier();
   }
 
-  // On rank 0, the probe again just after the point (the other ranks are going to sleep in the
-  // barrier that follows it).
+  // On rank 0, the probe again just after the point, once every rank has left its timed window
+  // (a probe while a rank still measures would stall it), while the others wait asleep in the
+  // barrier that ends it.
   void probe_after() {
-    if (!probe_) return;
-    int a = -1, b = -1;
-    probe_->after_us = probe_round_trip_us(pinning_, *probe_cores_, a, b);
+    if (!config_.placement_probe) return;
+    if (probe_) {
+      int a = -1, b = -1;
+      probe_->after_us = probe_round_trip_us(pinning_, *probe_cores_, a, b);
+    }
+    world_.quiet_barrier();
   }
 
   // Point i measured on this rank; `error` gets what failed here.

@@ -73,6 +73,10 @@ void World::quiet_barrier() const {
   }
 }
 
+void World::barrier() const {
+  if (size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int World::max(int value) const {
   int out = value;
   MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

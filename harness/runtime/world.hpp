@@ -23,6 +23,10 @@ class World {
   /// A barrier over all world ranks that polls with short sleeps, not a busy spin.
   void quiet_barrier() const;
 
+  /// MPI_Barrier: every rank leaves it within microseconds of the last one's arrival (a rank
+  /// asleep in quiet_barrier leaves up to its nap, 2 ms, after the others).
+  void barrier() const;
+
   /// Largest value over all ranks (exit codes: any failure wins).
   int max(int value) const;
 

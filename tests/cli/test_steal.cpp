@@ -22,9 +22,11 @@ using namespace comops_test;  // comops(), scratch(), slurp()
 namespace fs = std::filesystem;
 
 // Three rows: mpi (two processes), shm-staged and shm-direct (two threads). 20 repetitions of
-// 1024 64 KiB round trips: a timed window of 0.1 s or more even on an idle machine (iterations
-// chosen by size, each repetition held to about 0.1 s on a busy one).
-constexpr const char* kSweep = "--backend=mpi,shm --op=pingpong --sizes=64K -r 20 --no-limits";
+// 1024 64 KiB round trips, set (-n): a timed window of 0.1 s or more, many of the fake steal's
+// 1 ms updates. By size, a busy machine's slow first call can leave one round trip a
+// repetition: a window of 0.4 ms, which an update delayed by the load can miss.
+constexpr const char* kSweep =
+    "--backend=mpi,shm --op=pingpong --sizes=64K -r 20 -n 1024 --no-limits";
 
 // Runs kSweep with `env` and --json into `dir`; the document, after asserting exit 0.
 nlohmann::json run_json(const std::string& env, const fs::path& dir, Outcome& o) {

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Power and false alarms of the sequential A/B gate (scripts/ab_gate.py) as independent jobs,
 from rounds measured by results/ab/measure.sh: three runs a round of one test build
-(-DCOMOPS_TEST_SLOWDOWN=ON), a and b plain, s with one point slowed, the order turning.
+(-DCOMOPS_TEST_SLOWDOWN=ON), a and b plain, s with one point slowed, the order turning (or
+a and b only, measure.sh's KINDS="a b": no-change jobs only).
 
   ab_seq_power.py compact RAW_DIR OUT.json.gz
       the runs of RAW_DIR (run-NNN-{a,b,s}.json, load.txt) as one small file: per run and point
@@ -74,7 +75,8 @@ def compact(raw, out):
         entry = rounds.setdefault(k, {"round": k, "runs": {}, "start_s": {}})
         entry["runs"][run] = rows
         entry["start_s"][run] = starts.get((k, run))
-    complete = [rounds[k] for k in sorted(rounds) if len(rounds[k]["runs"]) == 3]
+    size = max((len(r["runs"]) for r in rounds.values()), default=0)  # 3, or 2 (KINDS="a b")
+    complete = [rounds[k] for k in sorted(rounds) if len(rounds[k]["runs"]) == size]
     with gzip.open(out, "wt") as f:
         json.dump({"rounds": complete}, f, separators=(",", ":"))
     print(f"{len(complete)} complete rounds of {len(rounds)} into {out}")
@@ -123,10 +125,10 @@ def run_rows(compact_rows):
 
 
 def run_seconds(rounds):
-    """Per round, the seconds of one of its runs: the time to the next round's start over 3
-    (the last round: the median of the others)."""
+    """Per round, the seconds of one of its runs: the time to the next round's start over its
+    runs (the last round: the median of the others)."""
     starts = [min(r["start_s"].values()) for r in rounds]
-    gaps = [(b - a) / 3 for a, b in zip(starts, starts[1:])]
+    gaps = [(b - a) / len(r["runs"]) for a, b, r in zip(starts, starts[1:], rounds)]
     gaps.append(sorted(gaps)[len(gaps) // 2] if gaps else 1.0)
     return gaps
 
@@ -190,7 +192,8 @@ def analyze(path, out, settings):
     result = {"rounds": len(rounds), "settings": vars(settings), "designs": {}}
     for name, use_modes in (("modes", True), ("every pair", False)):
         null = jobs_of(rounds, seconds, "a", "b", settings, use_modes, settings.slowed)
-        power = jobs_of(rounds, seconds, "a", "s", settings, use_modes, settings.slowed)
+        power = (jobs_of(rounds, seconds, "a", "s", settings, use_modes, settings.slowed)
+                 if all("s" in r["runs"] for r in rounds) else [])  # KINDS="a b": none
         result["designs"][name] = {
             "no_change": {"false_alarms": rate(null, "false_alarm"), "jobs": null},
             "slowdown": {"found": rate(power, "found"), "false_alarms": rate(power, "false_alarm"),
@@ -215,6 +218,8 @@ def table_lines(result):
     for name, d in result["designs"].items():
         for kind, found in (("slowdown", d["slowdown"]["found"]), ("no_change", None)):
             jobs = d[kind]["jobs"]
+            if not jobs:
+                continue  # rounds without s runs (KINDS="a b"): no slowdown jobs
             alarms = d[kind]["false_alarms"]
             shown = f"{found['count']} of {found['jobs']}" if found else "-"
             lines.append(f"| {name}, {kind.replace('_', ' ')} | {len(jobs)} | {shown} | "

@@ -5,6 +5,7 @@ and check.
 
   track_sim.py [--history DIR] [--trials 50] [--runs 30] [--points 18] [--stepped 6]
                [--scenario NAME ...] [--seed 1] [--jobs 1] [--out DIR]
+               [--rounds ROUNDS.json.gz] [--replay every|step]
 
 Each trial is a history of --runs runs of --points points. A point's run median is its level
 times exp(shared + own): shared, drawn once per run for every point (a busy or a quiet host),
@@ -18,6 +19,11 @@ a share of point-runs is contended (flagged as PSI does) and that many times slo
   step25    a 25 % slowdown, likewise
   drift1    1 % slower every run from run 0
   outliers  nothing changes, but 15 % of point-runs are contended and 1.2-2.5x slower
+
+With --rounds, a history is not drawn from the model but resampled from measured runs of one
+build (track_sim_pool.py: their placement modes, shared shifts and contention as measured),
+--stepped of its points (turning with the trial) scaled by the scenario, and track.py splits
+its points by placement mode as it splits a real history's; --points is the pool's.
 
 The replay checks after each run from the 6th (25 checks for 30 runs) with track.py's detection
 (track.detect_all: its defaults, the newest run judged by Holm across the points); a check is red
@@ -35,6 +41,7 @@ Exit status: 0; 2 bad usage or a history that cannot be fitted (one line on stde
 """
 
 import argparse
+import collections
 import json
 import math
 import os
@@ -49,6 +56,7 @@ import comops_results as cr
 import track
 import track_ingest
 import track_noise
+import track_sim_pool
 
 PROG = "track_sim.py"
 FIRST_CHECK = 6   # the replay checks from this run on (fewer runs: nothing to test against)
@@ -102,6 +110,27 @@ def history(rng, model, scenario, trial, args):
     return series
 
 
+Change = collections.namedtuple("Change", "run direction ratio ci")
+
+
+def pool_history(rng, model, scenario, trial, args):
+    """A history resampled from args.pool (track_sim_pool.py) and the order of its points that
+    puts the stepped ones first: the --stepped points turn with the trial, so every point is
+    stepped in some trials."""
+    kind, size = SCENARIOS[scenario]
+    pool = track_sim_pool.POOL
+    npoints = len(pool[0])
+    stepped = {(trial * args.stepped + j) % npoints for j in range(args.stepped)}
+
+    def factor_at(p, run):
+        return effect(kind, size, run, step_of(trial)) if p in stepped else 1.0
+
+    points = track_sim_pool.history(rng, pool, factor_at, args.runs, model["sigma_rep"],
+                                    args.reps)
+    order = sorted(range(npoints), key=lambda p: p not in stepped)
+    return points, order
+
+
 class _Prefix:
     """track.detect_all's view of a series cut to its first n runs."""
     def __init__(self, runs, n):
@@ -116,25 +145,45 @@ def check(series, n, detection):
     return changes
 
 
-def replay(series, args, detection):
-    """{run: red} for the checks after runs FIRST_CHECK .. runs (run: the newest run's index)."""
+def checked_runs(scenario, trial, args):
+    """The history lengths the replay checks at: every run from FIRST_CHECK on, or with
+    --replay step a step scenario's step and the run after it only."""
+    kind, _ = SCENARIOS[scenario]
+    if args.replay == "step" and kind == "step":
+        return [n for n in (step_of(trial) + 1, step_of(trial) + 2) if n <= args.runs]
+    return list(range(FIRST_CHECK, args.runs + 1))
+
+
+def replay(series, lengths, detection):
+    """{run: red} for the checks after each of lengths runs (run: the newest run's index)."""
     red = {}
-    for n in range(FIRST_CHECK, args.runs + 1):
+    for n in lengths:
         changes = check(series, n, detection)
         red[n - 1] = any(c.index == n - 1 and c.direction == "regression"
                          for per in changes for c in per)
     return red
 
 
+def replay_pool(points, lengths, detection):
+    """replay() for a resampled history: its points split by placement mode at each check."""
+    red = {}
+    for n in lengths:
+        found = track_sim_pool.check(points, n, detection)
+        red[n - 1] = any(run == n - 1 and direction == "regression"
+                         for _, per in found for run, direction, *_ in per)
+    return red
+
+
 def judge_history(changes, scenario, trial, args):
-    """The whole history's figures of one trial."""
+    """The whole history's figures of one trial; changes: per point, (run, direction, ratio,
+    ci) of each change, the stepped points first."""
     kind, size = SCENARIOS[scenario]
     step_at = step_of(trial) if kind == "step" else None
     stepped, others = changes[:args.stepped], changes[args.stepped:]
     found = [next((c for c in per if c.direction == "regression" and (
-        kind == "drift" or step_at is not None and abs(c.index - step_at) <= 1)), None)
+        kind == "drift" or step_at is not None and abs(c.run - step_at) <= 1)), None)
         for per in stepped]
-    commits = {c.index for per in changes for c in per}
+    commits = {c.run for per in changes for c in per}
     return {"found": sum(f is not None for f in found), "stepped": len(stepped),
             "commits": len(commits), "others_changed": sum(bool(per) for per in others),
             "others": len(others),
@@ -146,14 +195,24 @@ def run_trial(scenario, trial, model, args, detection):
     """One trial's counts (its own generator: the figures do not depend on --jobs)."""
     kind, _ = SCENARIOS[scenario]
     rng = np.random.default_rng([args.seed, list(SCENARIOS).index(scenario), trial])
-    series = history(rng, model, scenario, trial, args)
-    red = replay(series, args, detection)
+    lengths = checked_runs(scenario, trial, args)
+    if args.pool is None:
+        series = history(rng, model, scenario, trial, args)
+        red = replay(series, lengths, detection)
+        whole = [[Change(c.index, c.direction, c.ratio, c.ci) for c in per]
+                 for per in check(series, args.runs, detection)]
+    else:
+        points, order = pool_history(rng, model, scenario, trial, args)
+        red = replay_pool(points, lengths, detection)
+        whole = [[] for _ in points]
+        for p, per in track_sim_pool.check(points, args.runs, detection):
+            whole[order.index(p)] += [Change(*c) for c in per]
     at = step_of(trial) if kind == "step" else None
     # quiet: the checks of commits before any change (after a step, a red check is late,
     # not false: those runs are slower than the ones before the step)
     quiet = [r for run, r in red.items() if kind == "none" or (kind == "step" and run < at)]
     late = [r for run, r in red.items() if kind == "step" and run > at + 1]
-    whole = judge_history(check(series, args.runs, detection), scenario, trial, args)
+    whole = judge_history(whole, scenario, trial, args)
     return {"red_at_step": bool(at is not None and red.get(at)),
             "red_at_step_or_next": bool(at is not None and (red.get(at) or red.get(at + 1))),
             "false_red": sum(quiet), "quiet_checks": len(quiet),
@@ -225,14 +284,13 @@ def table(results):
     return "\n".join([head, "|" + "---|" * (len(COLUMNS) + 1)] + rows)
 
 
-def readme(model, results, args, command, seconds):
+def readme(noise, results, args, command, seconds):
     return f"""# Regression tracking on simulated histories at this project's measured noise
 
 Written by `{command}` ({seconds:.0f} s on this 2-core machine, shared). scripts/track_sim.py says how
 each history is made and each figure counted; scripts/track_noise.py how the noise is fitted.
 
-The noise, fitted to results/history/ (`/usr/bin/python3 scripts/track_noise.py`):
-{track_noise.describe(model)}.
+{noise}.
 
 {args.trials} trials per scenario, {args.runs} runs, {args.points} points ({args.stepped} of
 them stepped or drifting), the CI replay checking after every run from the
@@ -259,12 +317,24 @@ def parse(argv):
         parser.add_argument(f"--{name}", type=track.positive_int, default=default,
                             help=f"default {default}")
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS),
-                        help="scenarios to run (repeatable; default all)")
+                        help="scenarios to run (repeatable; default all; with --rounds all "
+                        "but outliers, whose contention is the model's)")
+    parser.add_argument("--rounds", dest="pool", metavar="ROUNDS.json.gz",
+                        help="resample the histories from these measured runs "
+                        "(track_sim_pool.py) instead of the noise fitted to --history (which "
+                        "then gives sigma_rep only)")
+    parser.add_argument("--replay", choices=("every", "step"), default="every",
+                        help="checks of a step scenario's replay: after every run (default) or "
+                        "at the step's commit and the next only (faster; no false or late "
+                        "red figures for it)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help="where simulation.json and README.md go (default %(default)s)")
     args = parser.parse_args(argv)
     if args.stepped > args.points or args.runs <= FIRST_CHECK:
         parser.error(f"--stepped must be at most --points and --runs above {FIRST_CHECK}")
+    if args.pool and "outliers" in (args.scenario or ()):
+        parser.error("--rounds keeps the measured contention: the outliers scenario is the "
+                     "model's only")
     return args
 
 
@@ -272,24 +342,36 @@ def main(argv=None):
     args = parse(argv)
     try:
         model = track_noise.fit(*track_noise.load_series([args.history]))
+        if args.pool:
+            track_sim_pool.POOL = track_sim_pool.load(args.pool)
+            keys, runs = track_sim_pool.POOL
+            if len(keys) < args.stepped or len(runs) < args.runs:
+                raise ValueError(f"{args.pool} has {len(keys)} points and {len(runs)} runs: "
+                                 f"fewer than --stepped {args.stepped} or --runs {args.runs}")
+            args.points = len(keys)
     except (track_ingest.IngestError, cr.ResultsError, ValueError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+    noise = (track_sim_pool.describe(track_sim_pool.POOL, args.pool) if args.pool else
+             "The noise, fitted to results/history/ (`/usr/bin/python3 scripts/track_noise.py`):"
+             f"\n{track_noise.describe(model)}")
+    scenarios = args.scenario or [n for n in SCENARIOS if not (args.pool and n == "outliers")]
     detection = types.SimpleNamespace(alpha=changepoint.ALPHA, newest_alpha=track.NEWEST_ALPHA,
                                       permutations=None, keep_contended=False)
     start = time.monotonic()
-    results = run_all(args.scenario or list(SCENARIOS), model, args, detection)
+    results = run_all(scenarios, model, args, detection)
     seconds = time.monotonic() - start
     command = "/usr/bin/python3 scripts/track_sim.py " + " ".join(argv or sys.argv[1:])
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "simulation.json"), "w", encoding="utf-8") as f:
         json.dump({"command": command.strip(), "seconds": seconds, "model": model,
                    "settings": {k: getattr(args, k) for k in ("trials", "runs", "points",
-                                                              "stepped", "reps", "seed")},
+                                                              "stepped", "reps", "seed",
+                                                              "pool", "replay")},
                    "results": results}, f, indent=1)
         f.write("\n")
     with open(os.path.join(args.out, "README.md"), "w", encoding="utf-8") as f:
-        f.write(readme(model, results, args, command.strip(), seconds))
+        f.write(readme(noise, results, args, command.strip(), seconds))
     print(table(results))
     return 0
 

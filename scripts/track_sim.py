@@ -284,6 +284,13 @@ def table(results):
     return "\n".join([head, "|" + "---|" * (len(COLUMNS) + 1)] + rows)
 
 
+def _replay_note(args):
+    if args.replay != "step":
+        return ""
+    return ("; a step scenario's replay, --replay step, only at the step's commit and the "
+            "next: no false or late red figures for it")
+
+
 def readme(noise, results, args, command, seconds):
     return f"""# Regression tracking on simulated histories at this project's measured noise
 
@@ -294,7 +301,7 @@ each history is made and each figure counted; scripts/track_noise.py how the noi
 
 {args.trials} trials per scenario, {args.runs} runs, {args.points} points ({args.stepped} of
 them stepped or drifting), the CI replay checking after every run from the
-{FIRST_CHECK}th ({args.runs - FIRST_CHECK + 1} checks per history), track.py check's defaults
+{FIRST_CHECK}th ({args.runs - FIRST_CHECK + 1} checks per history{_replay_note(args)}), track.py check's defaults
 (splits by Benjamini-Hochberg at 0.01 across the points, newest run by Holm at 0.01 across
 them):
 

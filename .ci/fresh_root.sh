@@ -63,15 +63,16 @@ fresh_root_run() {
     /bin/bash -c "cd /root/comops && $command" </dev/null
 }
 
-# ccache and ninja installed inside, and this machine's ccache folder (when it has ccache) bound at
-# the root's, so that a build inside (the A/B job's base) reuses what this machine compiled: the
-# root is made from the same apt sources, so its compiler and headers are the same.
+# ccache and ninja installed inside, and this machine's ccache folder bound at the root's, so
+# that a build inside (the Open MPI build, the A/B job's base) reuses what this machine or an
+# earlier CI run compiled: the root is made from the same apt sources, so its compiler and
+# headers are the same. A machine without ccache keeps CI's cache in FRESH_ROOT_CCACHE.
+FRESH_ROOT_CCACHE=/var/cache/comops-ci/ccache
 fresh_root_share_ccache() {
-  local dir=$1 cache
+  local dir=$1 cache=$FRESH_ROOT_CCACHE
   fresh_root_run "$dir" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache ninja-build >/dev/null" ||
     { echo "fresh_root: error: cannot install ccache and ninja-build" >&2; return 1; }
-  command -v ccache >/dev/null || return 0
-  cache=$(ccache --get-config cache_dir) || return 1
+  if command -v ccache >/dev/null; then cache=$(ccache --get-config cache_dir) || return 1; fi
   mkdir -p "$cache" "$dir/root/.cache/ccache"
   mount --bind "$cache" "$dir/root/.cache/ccache"
 }

@@ -430,8 +430,8 @@ class PointLoop {
   const std::string variant_dir_ = variant_job_dir();  // inside a variant's job: its directory
   const std::vector<double> point_costs_;              // us, in sweep order (point_costs)
   Progress progress_;
-  std::optional<PlacementProbe> probe_;                 // rank 0: the current point's probe
-  std::optional<std::pair<int, int>> probe_cores_;      // the cores it runs between
+  std::optional<PlacementProbe> probe_;             // rank 0: the current point's probe
+  std::optional<std::pair<int, int>> probe_cores_;  // the cores it runs between
   std::int64_t wrong_ = 0;
   std::size_t rows_ = 0;        // rows given to the reporters
   std::size_t mpi_points_ = 0;  // the mpi points reported so far

@@ -364,7 +364,11 @@ def read_document(path):
 
 def load(path):
     """Reads and validates one comops results file; raises ResultsError with a one-line reason."""
-    doc = read_document(path)
+    return from_document(path, read_document(path))
+
+
+def from_document(path, doc):
+    """Validates the document doc (read from path, or made for it); Results, or ResultsError."""
     if not isinstance(doc, dict):
         raise _not_comops(path, f"the top level is {_json_kind(doc)}, not an object")
     if "comops_format" not in doc:

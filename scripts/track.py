@@ -5,6 +5,8 @@
   track.py import GBENCH.json ... [--db FILE] [--commit SHA] [--machine-name NAME]
                                                    store Google Benchmark JSON runs
   track.py archive RUN.json [--dir DIR]            write the run's small history file into DIR
+  track.py archive --aggregate RUN.json ... [--dir DIR]
+                                                   one entry folded from many runs of a commit
   track.py check [--db FILE] [--machine ID] [--json] [--report-only]
                                                    find the steps in each point's series
   track.py report [--db FILE] -o DIR [--ab AB.json] write the HTML dashboard into DIR
@@ -52,6 +54,7 @@ import numpy as np
 import ab_sequential
 import changepoint
 import comops_results as cr
+import track_aggregate
 import track_events
 import track_ingest
 import track_store
@@ -134,14 +137,29 @@ def history_name(run):
     return run["date"].replace("-", "").replace(":", "") + f"-{commit}.json"
 
 
+def archived_run(args):
+    """The run cmd_archive writes: args.files' one run, or with --aggregate one entry folded from
+    all of them (track_aggregate.py)."""
+    if not args.aggregate:
+        if len(args.files) != 1:
+            raise UsageError(f"archive takes one RUN.json ({len(args.files)} given); "
+                             "--aggregate folds the runs of one commit into one entry")
+        return track_ingest.from_comops(args.files[0], args.commit, args.date)
+    try:
+        doc = track_aggregate.aggregate(args.files)
+    except track_aggregate.AggregateError as e:
+        raise UsageError(str(e))
+    return track_ingest.from_document(args.files[0], doc, args.commit, args.date)
+
+
 def cmd_archive(args):
-    run = track_ingest.from_comops(args.file, args.commit, args.date)
+    run = archived_run(args)
     doc = run["stripped"]
     if args.points_of:
         keep = set(cr.load(args.points_of).rows)
         doc["results"] = [r for r in doc["results"] if cr.key(r) in keep]
         if not doc["results"]:
-            raise UsageError(f"{cr.show_path(args.file)} has no point of "
+            raise UsageError(f"{cr.show_path(args.files[0])} has no point of "
                              f"{cr.show_path(args.points_of)}")
     if not os.path.isdir(args.dir):
         raise UsageError(f"{cr.show_path(args.dir)}: no such directory")
@@ -501,7 +519,11 @@ def parser():
 
     arc = sub.add_parser("archive", help="write a run's small history file (the run stripped "
                          "to what track.py needs, named DATE-COMMIT.json)")
-    arc.add_argument("file", metavar="RUN.json")
+    arc.add_argument("files", nargs="+", metavar="RUN.json")
+    arc.add_argument("--aggregate", action="store_true",
+                     help="fold the runs of one commit (the A/B gate's head runs) into one "
+                     "entry: per point the median over the runs of its most frequent placement "
+                     "mode (track_aggregate.py); such entries form a history of their own")
     arc.add_argument("--dir", default=DEFAULT_HISTORY,
                      help=f"history directory (default {DEFAULT_HISTORY})")
     arc.add_argument("--points-of", metavar="OTHER.json",

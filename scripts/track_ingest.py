@@ -19,11 +19,11 @@ import comops_results as cr
 # The context and row fields a history file keeps (what track.py reads, and enough to plot).
 KEEP_CONTEXT = ("date", "host", "git_sha", "comops_version", "mpi_library", "compiler",
                 "command_line", "options", "topology", "world_size", "nodes", "psi_available",
-                "cpu_idle_share", "oversubscribed")
+                "cpu_idle_share", "oversubscribed", "aggregate")
 KEEP_NODE = ("node", "host", "cores", "ranks")
 KEEP_ROW = ("backend", "op", "np", "bytes", "pair", "iterations", "warmup", "repetitions",
             "time_us", "time_us_reps", "rep_times_us", "wrong", "oversubscribed", "nodes",
-            "cpu_stall_us", "cpu_steal_us", "contended", "placement", "tables")
+            "cpu_stall_us", "cpu_steal_us", "contended", "placement", "tables", "aggregate")
 # comops options that change a point's times (the others choose which points are measured).
 RESULT_OPTIONS = ("bind", "placement", "pair", "iterations", "warmup")
 UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -89,6 +89,9 @@ def fingerprint_comops(context):
     # fingerprint runs had before, so their history goes on
     if options.get("sync") not in (None, "none"):
         chosen["sync"] = options["sync"]
+    # an entry folded from many runs (track_aggregate.py) has another spread: a history apart
+    if isinstance(context.get("aggregate"), dict):
+        chosen["entry"] = "aggregate of runs"
     return {"cpu_model": topology.get("cpu_model", "unknown"), "cores": topology.get("cores"),
             "nodes": len(nodes) if isinstance(nodes, list) and nodes else 1,
             "mpi_library": cr.short_mpi_library(context.get("mpi_library"), 80) or None,
@@ -114,14 +117,21 @@ def from_comops(path, commit=None, date=None):
     """The run of a comops results file: dict(kind, hash, commit, date, host, fingerprint,
     machine, points, stripped)."""
     try:
-        results = cr.load(path)
+        doc = cr.read_document(path)
+    except cr.ResultsError as e:
+        raise IngestError(str(e))
+    return from_document(path, doc, commit, date)
+
+
+def from_document(path, doc, commit=None, date=None):
+    """from_comops of a document already read (or made: track_aggregate.py) for path."""
+    try:
+        results = cr.from_document(path, doc)
     except cr.ResultsError as e:
         if "a Google Benchmark JSON" in str(e):
             raise IngestError(f"{cr.show_path(path)}: a Google Benchmark JSON; use track.py "
                               "import")
         raise IngestError(str(e))
-    with open(path, "rb") as f:
-        doc = cr._parse(path, f.read())
     stripped = strip(doc)
     context = results.context
     if not results.rows:

@@ -5,7 +5,8 @@ and check.
 
   track_sim.py [--history DIR] [--trials 50] [--runs 30] [--points 18] [--stepped 6]
                [--scenario NAME ...] [--seed 1] [--jobs 1] [--out DIR]
-               [--rounds ROUNDS.json.gz] [--replay every|step]
+               [--rounds ROUNDS.json.gz [--per-commit N] [--draw consecutive|random]]
+               [--replay every|step]
 
 Each trial is a history of --runs runs of --points points. A point's run median is its level
 times exp(shared + own): shared, drawn once per run for every point (a busy or a quiet host),
@@ -23,7 +24,10 @@ a share of point-runs is contended (flagged as PSI does) and that many times slo
 With --rounds, a history is not drawn from the model but resampled from measured runs of one
 build (track_sim_pool.py: their placement modes, shared shifts and contention as measured),
 --stepped of its points (turning with the trial) scaled by the scenario, and track.py splits
-its points by placement mode as it splits a real history's; --points is the pool's.
+its points by placement mode as it splits a real history's; --points is the pool's. With
+--per-commit N a commit's entry is N measured runs folded into one (track_aggregate.py), as CI
+folds the A/B gate's head runs into the history: N consecutive runs as measured, or with --draw
+random any N (the states that outlast a run broken up).
 
 The replay checks after each run from the 6th (25 checks for 30 runs) with track.py's detection
 (track.detect_all: its defaults, the newest run judged by Holm across the points); a check is red
@@ -126,7 +130,7 @@ def pool_history(rng, model, scenario, trial, args):
         return effect(kind, size, run, step_of(trial)) if p in stepped else 1.0
 
     points = track_sim_pool.history(rng, pool, factor_at, args.runs, model["sigma_rep"],
-                                    args.reps)
+                                    args.reps, args.per_commit, args.draw)
     order = sorted(range(npoints), key=lambda p: p not in stepped)
     return points, order
 
@@ -285,10 +289,15 @@ def table(results):
 
 
 def _replay_note(args):
-    if args.replay != "step":
-        return ""
-    return ("; a step scenario's replay, --replay step, only at the step's commit and the "
-            "next: no false or late red figures for it")
+    note = ""
+    if args.per_commit > 1:
+        note += (f"; each commit's entry folded from {args.per_commit} measured runs "
+                 f"({args.draw}; --per-commit, track_aggregate.py), as CI folds the A/B gate's "
+                 "head runs")
+    if args.replay == "step":
+        note += ("; a step scenario's replay, --replay step, only at the step's commit and the "
+                 "next: no false or late red figures for it")
+    return note
 
 
 def readme(noise, results, args, command, seconds):
@@ -330,6 +339,14 @@ def parse(argv):
                         help="resample the histories from these measured runs "
                         "(track_sim_pool.py) instead of the noise fitted to --history (which "
                         "then gives sigma_rep only)")
+    parser.add_argument("--per-commit", type=track.positive_int, default=1, metavar="N",
+                        help="with --rounds: each commit's entry folded from N measured runs "
+                        "(track_aggregate.py), as CI folds the A/B gate's head runs (default 1: "
+                        "one run a commit)")
+    parser.add_argument("--draw", choices=("consecutive", "random"), default="consecutive",
+                        help="with --per-commit: a commit's runs consecutive as measured "
+                        "(default: states that outlast a run stay together, as in a gate job) "
+                        "or drawn at random (what independent runs would give)")
     parser.add_argument("--replay", choices=("every", "step"), default="every",
                         help="checks of a step scenario's replay: after every run (default) or "
                         "at the step's commit and the next only (faster; no false or late "
@@ -339,6 +356,8 @@ def parse(argv):
     args = parser.parse_args(argv)
     if args.stepped > args.points or args.runs <= FIRST_CHECK:
         parser.error(f"--stepped must be at most --points and --runs above {FIRST_CHECK}")
+    if args.per_commit > 1 and not args.pool:
+        parser.error("--per-commit needs --rounds (it folds measured runs)")
     if args.pool and "outliers" in (args.scenario or ()):
         parser.error("--rounds keeps the measured contention: the outliers scenario is the "
                      "model's only")
@@ -352,9 +371,10 @@ def main(argv=None):
         if args.pool:
             track_sim_pool.POOL = track_sim_pool.load(args.pool)
             keys, runs = track_sim_pool.POOL
-            if len(keys) < args.stepped or len(runs) < args.runs:
+            if len(keys) < args.stepped or len(runs) < args.runs * args.per_commit:
                 raise ValueError(f"{args.pool} has {len(keys)} points and {len(runs)} runs: "
-                                 f"fewer than --stepped {args.stepped} or --runs {args.runs}")
+                                 f"fewer than --stepped {args.stepped} or --runs {args.runs} "
+                                 f"x --per-commit {args.per_commit}")
             args.points = len(keys)
     except (track_ingest.IngestError, cr.ResultsError, ValueError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
@@ -374,7 +394,7 @@ def main(argv=None):
         json.dump({"command": command.strip(), "seconds": seconds, "model": model,
                    "settings": {k: getattr(args, k) for k in ("trials", "runs", "points",
                                                               "stepped", "reps", "seed",
-                                                              "pool", "replay")},
+                                                              "pool", "replay", "per_commit", "draw")},
                    "results": results}, f, indent=1)
         f.write("\n")
     with open(os.path.join(args.out, "README.md"), "w", encoding="utf-8") as f:

@@ -7,7 +7,9 @@ every point's probe). A history draws --runs of them without replacement, in a r
 (commits of a history run on any boot mode, in any order), and multiplies the stepped points'
 medians by the scenario's factor from the step on. A run keeps its points' medians, contended
 flags and placement probes as measured; its repetitions are drawn sigma_rep around the median
-(the pool keeps medians only; track.py's intervals use them, its tests the medians).
+(the pool keeps medians only; track.py's intervals use them, its tests the medians). With
+per_commit N > 1 a commit is N consecutive runs of the pool folded into one entry
+(track_aggregate.py), as CI's history folds the A/B gate's head runs: the step scales all N.
 """
 
 import gzip
@@ -18,6 +20,7 @@ import numpy as np
 import ab_sequential
 import changepoint
 import track
+import track_aggregate
 
 KINDS = ("a", "b")  # the runs of the unchanged build in an A/B round
 POOL = None         # the loaded pool, (keys, runs): set once, inherited by forked workers
@@ -54,20 +57,47 @@ def load(path):
     return keys, runs
 
 
-def history(rng, pool, factor_at, count, sigma_rep, reps):
-    """One history of `count` runs drawn from pool = (keys, runs): per point, its entries in
+def commit_entries(runs, factor_at, i):
+    """[(median, contended, probe)] per point of one commit's runs (scaled by factor_at(point,
+    i)), folded into one entry as track.py archive --aggregate folds the A/B gate's head runs
+    when there are several."""
+    scaled = [[(median * factor_at(p, i), contended, probe)
+               for p, (median, contended, probe) in enumerate(run)] for run in runs]
+    if len(runs) == 1:
+        return scaled[0]
+    bounds = track_aggregate.mode_bounds([v for run in scaled for v in run])
+    return [track_aggregate.fold([run[p] for run in scaled], bounds)[:3]
+            for p in range(len(scaled[0]))]
+
+
+def commit_runs(rng, n_runs, count, per_commit, draw):
+    """The pool indices of each commit's runs: draw "consecutive", per_commit runs one after the
+    other as measured (states that last longer than a run stay together, as in one gate job),
+    blocks drawn without replacement; "random", any per_commit runs, all distinct (states
+    broken up: what independent runs would give)."""
+    if count > n_runs // per_commit:
+        raise PoolError(f"the pool has {n_runs} runs, fewer than the {count * per_commit} a "
+                        "history needs")
+    if draw == "random":
+        chosen = rng.choice(n_runs, count * per_commit, replace=False)
+        return [chosen[i * per_commit:(i + 1) * per_commit] for i in range(count)]
+    blocks = rng.choice(n_runs // per_commit, count, replace=False)
+    return [range(b * per_commit, (b + 1) * per_commit) for b in blocks]
+
+
+def history(rng, pool, factor_at, count, sigma_rep, reps, per_commit=1, draw="consecutive"):
+    """One history of `count` commits drawn from pool = (keys, runs), each one run or (per_commit
+    > 1) an entry folded from per_commit runs (commit_runs: which): per point, its entries in
     track_store.points_of's form (run index, median, reps, contended, stall, oversubscribed,
     wrong, steal, probe); factor_at(point index, run index) scales a point's run."""
     keys, runs = pool
-    if count > len(runs):
-        raise PoolError(f"the pool has {len(runs)} runs, fewer than the {count} a history needs")
-    chosen = rng.choice(len(runs), count, replace=False)
+    commits = [commit_entries([runs[r] for r in chosen], factor_at, i)
+               for i, chosen in enumerate(commit_runs(rng, len(runs), count, per_commit, draw))]
     points = []
     for p, key in enumerate(keys):
         entries = []
-        for i, r in enumerate(chosen):
-            median, contended, probe = runs[r][p]
-            median *= factor_at(p, i)
+        for i, commit in enumerate(commits):
+            median, contended, probe = commit[p]
             rep = median * np.exp(rng.normal(0.0, sigma_rep, reps))
             rep *= median / float(np.median(rep))  # the median is the measured one
             entries.append((i, median, [float(x) for x in rep], contended, None, False, 0, None,

@@ -117,7 +117,8 @@ class SimulationTest(helpers.TempDirTest):
         self.assertEqual(list(doc["results"]), ["step25", "noise"])
         self.assertEqual(doc["settings"], {"trials": 2, "runs": 8, "points": 2, "stepped": 1,
                                            "reps": 5, "seed": 1, "pool": None,
-                                           "replay": "every"})
+                                           "replay": "every", "per_commit": 1,
+                                           "draw": "consecutive"})
         noise = doc["results"]["noise"]
         self.assertEqual(noise["quiet_checks"], 2 * (8 - track_sim.FIRST_CHECK + 1))
         self.assertEqual(noise["red_at_step"], 0.0)  # no step: never red at one

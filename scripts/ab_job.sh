@@ -18,7 +18,8 @@ Compares two builds of comops on this machine in one job, as Pinpoint and asv co
      DIR/rounds/{base,head}-NNN.json;
   3. --judge sequential (the default): after every --look-every rounds asks scripts/ab_gate.py
      whether every point is decided, and stops when it is, when a point is slower, or when the
-     comops runs have taken --max-seconds (or --rounds rounds are done); then judges every point
+     comops runs have taken --max-seconds (or --rounds rounds are done), never before
+     --min-rounds; then judges every point
      on the pairs whose two runs were in the same placement mode, with an always-valid
      confidence sequence (false alarms <= alpha per job, all points together, at every look).
      A point is slower when the sequence lies above 1 and reaches 1 + --threshold.
@@ -40,6 +41,8 @@ Options:
   --rounds K          fixed: the rounds (default 16); sequential: at most K rounds (default 400)
   --max-seconds S     sequential: stop once the comops runs have taken S seconds (default 240)
   --look-every N      sequential: rounds between two looks (default 4)
+  --min-rounds N      sequential: never stop before N rounds (default 0), so that the head has
+                      at least N runs to fold into the history (CI: 32; docs/regression.md)
   --threshold T       sequential: the slowdown that fails, a fraction (default 0.05: 5 %)
   --gate              exit 1 when a point is slower (fixed: changed), 4 when a point could not
                       be judged (fixed: when no point could)
@@ -83,6 +86,7 @@ judge=sequential
 rounds=""
 max_seconds=240
 look_every=4
+min_rounds=0
 threshold=0.05
 gate=()
 out=""
@@ -103,6 +107,7 @@ while (($#)); do
     --rounds) need $# "$1"; rounds=$2; shift 2 ;;
     --max-seconds) need $# "$1"; max_seconds=$2; shift 2 ;;
     --look-every) need $# "$1"; look_every=$2; shift 2 ;;
+    --min-rounds) need $# "$1"; min_rounds=$2; shift 2 ;;
     --threshold) need $# "$1"; threshold=$2; shift 2 ;;
     --gate) gate=(--gate); shift ;;
     --out) need $# "$1"; out=$2; shift 2 ;;
@@ -126,6 +131,8 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer (got $rounds)"
 [[ $max_seconds =~ ^[1-9][0-9]*$ ]] || die "--max-seconds must be a positive integer (got $max_seconds)"
 [[ $look_every =~ ^[1-9][0-9]*$ ]] || die "--look-every must be a positive integer (got $look_every)"
+[[ $min_rounds =~ ^[0-9]+$ ]] || die "--min-rounds must be a non-negative integer (got $min_rounds)"
+((min_rounds <= rounds)) || die "--min-rounds $min_rounds is above --rounds $rounds"
 [[ $threshold =~ ^[0-9]*\.?[0-9]+$ ]] && [[ ! $threshold =~ ^0*\.?0*$ ]] ||
   die "--threshold must be a positive fraction (got $threshold)"
 [[ $alpha =~ ^0?\.[0-9]*[1-9][0-9]*$ ]] || die "--alpha must be a number between 0 and 1 (got $alpha)"
@@ -251,6 +258,7 @@ why="after $rounds rounds"
 for ((k = 1; k <= rounds; k++)); do
   if ((k % 2)); then run base "$k"; run head "$k"; else run head "$k"; run base "$k"; fi
   [[ $judge == sequential ]] || continue
+  ((k >= min_rounds)) || continue
   if ((SECONDS - run_start >= max_seconds)); then why="the time is up (--max-seconds $max_seconds)"; break; fi
   if ((k % look_every == 0)) && may_stop; then why="every point decided"; break; fi
 done

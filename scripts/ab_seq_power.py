@@ -15,7 +15,8 @@ a and b only, measure.sh's KINDS="a b": no-change jobs only).
   ab_seq_power.py analyze ROUNDS.json.gz --out POWER.json [options]
       cuts the rounds, in the order measured, into disjoint jobs, each run as the gate runs one
       (.ci/run's settings by default): a look every --look-every rounds, a stop when the gate
-      may stop or the job's comops runs have taken --max-seconds. No-change jobs pair a with b,
+      may stop or the job's comops runs have taken --max-seconds, never before --min-rounds
+      rounds (ab_job.sh --min-rounds; 0 by default). No-change jobs pair a with b,
       slowdown jobs a with s, each kind on its own rounds one job after the other; with modes
       (pairs of one placement mode, the gate) and without (every pair).
   ab_seq_power.py table POWER.json
@@ -143,13 +144,16 @@ def run_job(rounds, seconds, start, x, y, settings, use_modes):
         pairs.append((run_rows(rounds[k]["runs"][x]), run_rows(rounds[k]["runs"][y])))
         spent += 2 * seconds[k]
         k += 1
+        if len(pairs) < settings.min_rounds:
+            continue  # ab_job.sh --min-rounds: no stop, not even at the time limit, before
         if spent >= settings.max_seconds or len(pairs) >= settings.max_rounds:
             break
         if len(pairs) % settings.look_every == 0:
             doc = make_doc(pairs, settings, use_modes)
             if ab_gate.may_stop(doc):
                 return len(pairs), spent, doc
-    if spent < settings.max_seconds and len(pairs) < settings.max_rounds:
+    if len(pairs) < settings.min_rounds or (spent < settings.max_seconds
+                                            and len(pairs) < settings.max_rounds):
         return len(pairs), spent, None  # the data ran out before the job ended
     return len(pairs), spent, make_doc(pairs, settings, use_modes)
 
@@ -210,8 +214,9 @@ def median(values):
 
 def table_lines(result):
     s = result["settings"]
+    at_least = (f", at least {s['min_rounds']} rounds" if s.get("min_rounds") else "")
     lines = [f"{result['rounds']} rounds; jobs as the gate runs them: a look every "
-             f"{s['look_every']} rounds, at most {s['max_seconds']} s of runs, alpha "
+             f"{s['look_every']} rounds{at_least}, at most {s['max_seconds']} s of runs, alpha "
              f"{s['alpha']} per job, threshold {s['threshold']:.0%}; slowed point {s['slowed']}",
              "| design | jobs | found | false alarms | median rounds | median s of runs |",
              "|---|---|---|---|---|---|"]
@@ -273,6 +278,7 @@ def parse_args(argv):
     a.add_argument("--max-seconds", type=float, default=240)
     a.add_argument("--max-rounds", type=int, default=400)
     a.add_argument("--look-every", type=int, default=4)
+    a.add_argument("--min-rounds", type=int, default=0)
     a.add_argument("--alpha", type=float, default=0.01)
     a.add_argument("--threshold", type=float, default=0.05)
     a.add_argument("--slowed", default="mpi/pingpong/np:2/bytes:8")
@@ -293,7 +299,8 @@ def main(argv=None):
         compact(args.raw, args.out)
     elif args.command == "analyze":
         settings = argparse.Namespace(**{k: getattr(args, k) for k in (
-            "max_seconds", "max_rounds", "look_every", "alpha", "threshold", "slowed")})
+            "max_seconds", "max_rounds", "look_every", "min_rounds", "alpha", "threshold",
+            "slowed")})
         analyze(args.rounds, args.out, settings)
     elif args.command == "from-run-probe":
         from_run_probe(args.rounds, args.cacheline, args.out)

@@ -272,6 +272,25 @@ class AbJobGateTest(TempDirTest):
         self.assertEqual(rounds % 4, 0)  # stopped at a look, every point decided
         self.assertEqual(len(os.listdir(self.path("out", "rounds"))), 2 * rounds)
 
+    def test_min_rounds_holds_a_decided_job_on(self):
+        def rounds_of(*args):
+            proc = self.job("--head-env", HEAD_ENV, *args)
+            self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+            with open(self.path("out", "ab.json")) as f:
+                return json.load(f)["rounds"], proc.stderr
+
+        decided, _ = rounds_of()
+        rounds, stderr = rounds_of("--min-rounds", str(decided + 1))
+        self.assertEqual(rounds, decided + 4)  # the first look after --min-rounds
+        self.assertEqual(len(os.listdir(self.path("out", "rounds"))), 2 * rounds)
+        self.assertIn(f"{rounds} rounds ({2 * rounds} runs)", stderr)
+
+    def test_min_rounds_above_rounds(self):
+        proc = self.job("--min-rounds", "9", "--rounds", "8")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(proc.stderr.splitlines(),
+                         ["ab_job.sh: error: --min-rounds 9 is above --rounds 8"])
+
     def test_a_trailer_accepts_the_slowdown(self):
         git(self.path("repo"), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
             "--amend", "--allow-empty", "-m", f"head\n\nAccept-slowdown: {PINGPONG} the new checksum, reviewed")

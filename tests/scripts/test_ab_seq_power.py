@@ -90,6 +90,16 @@ class SeqPowerTest(helpers.TempDirTest):
         self.assertEqual([j["rounds"] for j in modes["no_change"]["jobs"]], [2, 2, 2, 2])
         self.assertEqual(len(lines), 3 + 4)
 
+    def test_min_rounds_hold_a_job_past_its_time(self):
+        path, _ = self.compact("ab")
+        # 8 s of runs is two rounds; --min-rounds 3 holds each job to 3 (12 s): 2 jobs of 8 rounds
+        lines, doc = self.analyze(path, "--max-seconds", "8", "--look-every", "100",
+                                  "--min-rounds", "3")
+        jobs = doc["designs"]["modes"]["no_change"]["jobs"]
+        self.assertEqual([j["rounds"] for j in jobs], [3, 3])
+        self.assertEqual([j["seconds"] for j in jobs], [12.0, 12.0])
+        self.assertIn("a look every 100 rounds, at least 3 rounds, at most 8.0 s", lines[0])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -522,8 +522,9 @@ def parser():
     arc.add_argument("files", nargs="+", metavar="RUN.json")
     arc.add_argument("--aggregate", action="store_true",
                      help="fold the runs of one commit (the A/B gate's head runs) into one "
-                     "entry: per point the median over the runs of its most frequent placement "
-                     "mode (track_aggregate.py); such entries form a history of their own")
+                     "entry: per point the trimmed mean (10 %% each end) of the run medians of "
+                     "its most frequent placement mode (track_aggregate.py); such entries form a "
+                     "history of their own")
     arc.add_argument("--dir", default=DEFAULT_HISTORY,
                      help=f"history directory (default {DEFAULT_HISTORY})")
     arc.add_argument("--points-of", metavar="OTHER.json",

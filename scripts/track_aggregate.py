@@ -76,11 +76,11 @@ def centre(medians):
 
 
 def fold(values, bounds):
-    """(folded us, contended, probe or None, used count) of one point's runs (see choose)."""
+    """(folded us, contended, probe or None, indices used) of one point's runs (see choose)."""
     used, contended = choose(values, bounds)
     probes = [values[i][2] for i in used if values[i][2]]
     probe = (tuple(statistics.median(p[k] for p in probes) for k in (0, 1)) if probes else None)
-    return centre([values[i][0] for i in used]), contended, probe, len(used)
+    return centre([values[i][0] for i in used]), contended, probe, used
 
 
 def _median_of(rows, name):
@@ -149,8 +149,7 @@ def aggregate(paths):
     bounds = mode_bounds([v for values in values_of.values() for v in values])
     out = []
     for k in keys:
-        used, contended = choose(values_of[k], bounds)
-        _, _, probe, _ = fold(values_of[k], bounds)
+        _, contended, probe, used = fold(values_of[k], bounds)
         out.append(_row(rows_of[k], used, contended, probe))
     doc = dict(runs[0][2])
     doc["context"] = dict(doc.get("context") or {},

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The history of folded entries, report-only: the A/B gate's head runs of this commit
 # (build/ab/rounds/head-*.json, at least 32 with --min-rounds 32) folded into one entry
-# (scripts/track_aggregate.py: per point the median over the runs of its most frequent placement
-# mode), archived in results/history/folded/ (commit the new file to keep it) and each point's
-# series checked for steps. One run a commit cannot show a 10 % step on a noisy VM; 32 folded
-# runs can (docs/regression.md). Never fails the CI run: the gate before it is what fails.
+# (scripts/track_aggregate.py: per point the trimmed mean of the run medians of its most frequent
+# placement mode), archived in results/history/folded/ (commit the new file to keep it) and each
+# point's series checked for steps. Folded entries hold false reds near 0.1 % per check and catch
+# a 25 % step at its commit; a 10 % step they mostly miss there (docs/regression.md, "Folded
+# entries"). Never fails the CI run: the gate before it is what fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== history of the gate's folded head runs (report-only) over results/history/folded =="

@@ -109,7 +109,7 @@ def judge_point(name, entry, alpha, threshold, accepted):
            "contended": entry["contended"], "mixed": entry["mixed"], "across": entry["across"],
            "modes_used": {str(m + 1): entry["modes"].count(m) for m in sorted(set(entry["modes"]))},
            "before_us": None, "after_us": None, "ratio": None, "ci_low": None, "ci_high": None,
-           "decision": "not judged", "why": None, "accepted": accepted.get(name)}
+           "log_se": None, "decision": "not judged", "why": None, "accepted": accepted.get(name)}
     if not d:
         out["why"] = "contended" if entry["contended"] == entry["pairs"] else "placement"
         return out
@@ -117,8 +117,17 @@ def judge_point(name, entry, alpha, threshold, accepted):
     out.update(before_us=float(np.median(entry["base"])), after_us=float(np.median(entry["head"])),
                ratio=float(math.exp(np.median(d))), ci_low=math.exp(low) if low > -math.inf else 0.0,
                ci_high=math.exp(high) if high < math.inf else None,
-               decision=seq.decide(low, high, threshold))
+               decision=seq.decide(low, high, threshold), log_se=median_log_se(d))
     return out
+
+
+def median_log_se(d):
+    """The approximate standard error of the median log ratio, sqrt(pi / 2) sd / sqrt(n) (its
+    large-sample value for a normal spread); None under 2 pairs. The paired history adds these
+    up for a point's level over many commits (track_paired.py)."""
+    if len(d) < 2:
+        return None
+    return float(math.sqrt(math.pi / 2) * np.std(d, ddof=1) / math.sqrt(len(d)))
 
 
 def failed(point):

@@ -9,6 +9,10 @@
                                                    one entry folded from many runs of a commit
   track.py check [--db FILE] [--machine ID] [--json] [--report-only]
                                                    find the steps in each point's series
+  track.py paired archive AB.json --head-run RUN.json [--dir DIR]
+                                                   keep an A/B verdict (commit against parent)
+  track.py paired check [--dir DIR] [--machine ID] [--json] [--report-only]
+                                                   each step at its commit; levels; the newest
   track.py report [--db FILE] -o DIR [--ab AB.json] write the HTML dashboard into DIR
 
 The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
@@ -33,8 +37,14 @@ starts, the points it affects, before and after (the medians of the two whole se
 ratio with a 95 % bootstrap interval, and its p-value. report --ab FILE puts the latest A/B
 job's verdict (scripts/ab_job.sh's ab.json) at the top of the dashboard.
 
+paired: the history of the A/B gate's verdicts, one entry per commit (its ratios against its
+parent from one job of interleaved runs, which a VM's slow states do not reach); paired check
+reports each step once at its commit, the breaks of the chain of commits and each point's level
+since the chain's start (track_paired.py).
+
 Exit status: 0 done (check: the newest commit starts no significant regression); 1 check: the
-newest commit starts a significant regression (--report-only: 0); 2 bad usage, a file that is
+newest commit starts a significant regression, paired check: the newest entry has a slower point
+that is not accepted (--report-only: 0); 2 bad usage, a file that is
 not a comops / Google Benchmark results file, or a database that is not track.py's (one line on
 stderr, "track.py: error: ..."; nothing is stored); 3 the report module (track_report.py) is
 missing or the report cannot be written.
@@ -57,11 +67,13 @@ import comops_results as cr
 import track_aggregate
 import track_events
 import track_ingest
+import track_paired
 import track_store
 
 PROG = "track.py"
 DEFAULT_DB = os.path.join("results", "history.sqlite")
 DEFAULT_HISTORY = os.path.join("results", "history")
+DEFAULT_PAIRED = os.path.join(DEFAULT_HISTORY, "paired")
 NEWEST_ALPHA = 0.01  # a check's false-alarm rate at the newest run, all points together (Holm)
 
 
@@ -161,9 +173,15 @@ def cmd_archive(args):
         if not doc["results"]:
             raise UsageError(f"{cr.show_path(args.files[0])} has no point of "
                              f"{cr.show_path(args.points_of)}")
-    if not os.path.isdir(args.dir):
-        raise UsageError(f"{cr.show_path(args.dir)}: no such directory")
-    target = os.path.join(args.dir, history_name(run))
+    return write_history_file(args.dir, history_name(run), doc)
+
+
+def write_history_file(directory, name, doc):
+    """Writes doc as directory/name, never replacing a file: the same content already there is
+    'already there', other content an error."""
+    if not os.path.isdir(directory):
+        raise UsageError(f"{cr.show_path(directory)}: no such directory")
+    target = os.path.join(directory, name)
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if os.path.lexists(target):
         if not os.path.isfile(target):
@@ -173,7 +191,7 @@ def cmd_archive(args):
                 print(f"{cr.show_path(target)}: already there")
                 return 0
         raise UsageError(f"{cr.show_path(target)}: exists with other content; not replaced")
-    fd, tmp = tempfile.mkstemp(dir=args.dir, prefix=".track-", suffix=".json")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".track-", suffix=".json")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -183,6 +201,27 @@ def cmd_archive(args):
         os.unlink(tmp)
     print(target)
     return 0
+
+
+def cmd_paired_archive(args):
+    entry = track_paired.entry_of(args.verdict, args.head_run, args.date)
+    return write_history_file(args.dir, track_paired.entry_name(entry), entry)
+
+
+def cmd_paired_check(args):
+    entries = track_paired.of_machine(track_paired.load_entries(args.dir), args.machine)
+    found = track_paired.check(entries)
+    status = 1 if found["red"] and not args.report_only else 0
+    if args.json:
+        json.dump(dict(found, exit_status=status), sys.stdout, indent=1)
+        print()
+    else:
+        print("\n".join(track_paired.report_lines(found)))
+    if found["red"]:
+        print(f"{PROG}: the newest commit {found['newest']} is slower than its parent: "
+              f"{', '.join(found['failing'])}" + (" (report only)" if args.report_only else ""),
+              file=sys.stderr)
+    return status
 
 
 def point_name(key):
@@ -541,6 +580,8 @@ def parser():
     with_detection(chk)
     chk.set_defaults(func=cmd_check)
 
+    paired_commands(sub)
+
     rep = with_db(sub.add_parser("report", help="write the HTML dashboard (track_report.py)"))
     rep.add_argument("-o", "--out-dir", required=True, metavar="DIR")
     rep.add_argument("--ab", metavar="AB.json", help="the latest A/B job's verdict "
@@ -550,12 +591,37 @@ def parser():
     return top
 
 
+def paired_commands(sub):
+    """track.py paired archive / paired check: the history of the A/B gate's verdicts."""
+    paired = sub.add_parser("paired", help="the history of the A/B gate's verdicts (each "
+                            "commit against its parent; track_paired.py)")
+    psub = paired.add_subparsers(dest="paired_command", required=True, metavar="COMMAND")
+    arc = psub.add_parser("archive", help="write the verdict's entry, named DATE-HEAD.json")
+    arc.add_argument("verdict", metavar="AB.json", help="scripts/ab_job.sh's DIR/ab.json")
+    arc.add_argument("--head-run", required=True, metavar="RUN.json",
+                     help="one of the job's head runs (DIR/rounds/head-001.json): the machine, "
+                     "the commit's date")
+    arc.add_argument("--dir", default=DEFAULT_PAIRED,
+                     help=f"paired history directory (default {DEFAULT_PAIRED})")
+    arc.add_argument("--date", help="ISO 8601 date (default: the head run's context.date)")
+    arc.set_defaults(func=cmd_paired_archive)
+    chk = psub.add_parser("check", help="report every step at its commit, the chain's breaks "
+                          "and each point's level; exit 1 when the newest entry has a slower "
+                          "point that is not accepted")
+    chk.add_argument("--dir", default=DEFAULT_PAIRED,
+                     help=f"paired history directory (default {DEFAULT_PAIRED})")
+    chk.add_argument("--machine", metavar="ID", help="machine id (default: the newest entry's)")
+    chk.add_argument("--json", action="store_true", help="print JSON instead of text")
+    chk.add_argument("--report-only", action="store_true", help="exit 0 even on a regression")
+    chk.set_defaults(func=cmd_paired_check)
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return args.func(args)
     except (UsageError, track_ingest.IngestError, track_store.StoreError,
-            cr.ResultsError) as e:
+            track_paired.PairedError, cr.ResultsError) as e:
         return error(e, 2)
     except OSError as e:
         return error(f"{e.strerror or e}" + (f": {cr.show_path(e.filename)}"

@@ -13,7 +13,8 @@
                                                    keep an A/B verdict (commit against parent)
   track.py paired check [--dir DIR] [--machine ID] [--json] [--report-only]
                                                    each step at its commit; levels; the newest
-  track.py report [--db FILE] -o DIR [--ab AB.json] write the HTML dashboard into DIR
+  track.py report [--db FILE] -o DIR [--ab AB.json] [--paired DIR]
+                                                   write the HTML dashboard into DIR
 
 The database (default results/history.sqlite) keeps per run: the commit (context.git_sha), the
 date, the machine fingerprint (CPU model, cores, nodes, MPI library and version, compiler, and
@@ -470,6 +471,8 @@ def cmd_report(args):
         ab = track_report.load_ab(args.ab) if args.ab else None
     except report_error as e:
         return error(e, 2)
+    paired = (track_paired.check(track_paired.of_machine(track_paired.load_entries(args.paired)))
+              if args.paired else None)
     conn = track_store.open_db(args.db, create=False)
     try:
         known = track_store.machines(conn)
@@ -491,6 +494,8 @@ def cmd_report(args):
     data = {"generated": now_utc(), "machines": machines}
     if ab is not None:
         data["ab"] = ab
+    if paired is not None:
+        data["paired"] = paired
     import pathlib
     try:
         os.makedirs(args.out_dir, exist_ok=True)
@@ -586,6 +591,8 @@ def parser():
     rep.add_argument("-o", "--out-dir", required=True, metavar="DIR")
     rep.add_argument("--ab", metavar="AB.json", help="the latest A/B job's verdict "
                      "(scripts/ab_job.sh's DIR/ab.json), shown at the top of the page")
+    rep.add_argument("--paired", metavar="DIR", help="a paired history (track.py paired "
+                     "archive's folder): its steps and levels shown below the A/B job")
     with_detection(rep)
     rep.set_defaults(func=cmd_report)
     return top

@@ -9,7 +9,9 @@ file that needs no network and no files beside it (a CI artifact, a mail attachm
     track_report.py DATA.json -o DIR [--ab AB.json]  # writes DIR/index.html (for debugging)
 
 At the top, the latest A/B job's verdict when one is given (track.py report --ab FILE: the
-ab.json scripts/ab_job.sh writes; its schema is in docs/regression.md).
+ab.json scripts/ab_job.sh writes; its schema is in docs/regression.md), then the paired
+history's steps and levels when one is given (track.py report --paired DIR,
+track_report_paired.py).
 """
 
 import argparse
@@ -25,6 +27,7 @@ import sys
 import tempfile
 
 import comops_results as cr
+import track_report_paired
 
 PROG = "track_report.py"
 DIRECTIONS = ("regression", "improvement")
@@ -126,11 +129,24 @@ def check_ab(ab, where="ab"):
         _need(isinstance(p.get("changed"), bool), f"{at}.changed", "is not true or false")
 
 
+def check_paired(found, where="paired"):
+    """Raises ReportError for paired-history findings (track_paired.check) off their form."""
+    _need(isinstance(found, dict), where, "is not an object")
+    for name in ("machine", "newest", "level_since"):
+        _need(isinstance(found.get(name), str), f"{where}.{name}", "is not a string")
+    for name in ("steps", "breaks", "not_judged", "failing"):
+        _need(isinstance(found.get(name), list), f"{where}.{name}", "is not a list")
+    _need(isinstance(found.get("levels"), dict), f"{where}.levels", "is not an object")
+    _need(_is_int(found.get("entries")), f"{where}.entries", "is not an integer")
+
+
 def check_data(data):
     """Raises ReportError naming the first field that does not keep to the data contract."""
     _need(isinstance(data, dict), "the data", "is not an object")
     if data.get("ab") is not None:
         check_ab(data["ab"])
+    if data.get("paired") is not None:
+        check_paired(data["paired"])
     _need(data.get("generated") is None or isinstance(data["generated"], str), "generated",
           "is not a string")
     _need(isinstance(data.get("machines"), list), "machines", "is not a list")
@@ -568,7 +584,9 @@ def render(data):
     """The page as a string (check_data first)."""
     generated = data.get("generated") or ""
     machines = data["machines"]
-    body = [_ab_html(data.get("ab"))] + [_machine_html(i, m) for i, m in enumerate(machines)]
+    paired = track_report_paired.paired_html(data.get("paired"))
+    body = ([_ab_html(data.get("ab"))] + ([paired] if paired else [])
+            + [_machine_html(i, m) for i, m in enumerate(machines)])
     if not machines:
         body.append('<p class="empty">No runs recorded.</p>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -1,7 +1,8 @@
 """track.py paired archive / paired check (scripts/track_paired.py): the A/B gate's verdicts, one
 per commit against its parent, kept as a history; each step reported once at its commit, an
 accepted one as accepted, the chain's breaks, the levels as the ratios' product, the refusals;
-ab_gate.py's log_se; track_sim_paired.py on the measured rounds."""
+ab_gate.py's log_se; the dashboard's section; .ci/paired_history.sh; track_sim_paired.py on the
+measured rounds."""
 
 import json
 import math
@@ -10,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
+import synth
 from helpers import REPO, TempDirTest, run_script
 from test_ab_gate import PINGPONG, POINTS, SLOW, write_rounds
 
@@ -145,6 +147,31 @@ class PairedHistoryTest(VerdictRounds):
         self.assertIn("level since x9 (product of the ratios, approximate 95 % interval):",
                       proc.stdout)
         self.assertRegex(proc.stdout, r"over 1 commits\n")
+
+    def test_the_dashboard_shows_steps_and_levels(self):
+        self.chain(slowed_commit=2)
+        run = synth.write(self.path("run.json"), {
+            "comops_format": 1, "context": synth.context(git_sha="c3", date=DATES[2]),
+            "results": [synth.row("mpi", "pingpong", 2, 8, [3.0] * 3)]})
+        db = self.path("h.sqlite")
+        self.assertEqual(run_script("track.py", "add", "--db", db, run).returncode, 0)
+        proc = run_script("track.py", "report", "--db", db, "-o", self.path("site"), "--paired",
+                          self.path("paired"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(self.path("site", "index.html")) as f:
+            page = f.read()
+        self.assertIn('<section class="paired" id="paired">', page)
+        self.assertIn("3 entries of machine m", page)
+        self.assertIn("verdict: <strong>no regression at c3</strong>", page)
+        self.assertRegex(page, rf'<tr><td class="commit">c2</td><td class="commit">c1</td><td>'
+                               rf'{DATES[1]}</td><td>{PINGPONG}</td><td class="num">1\.0\d\d '
+                               r'\[1\.0\d\d, 1\.\d\d\d\]</td><td class="regression">slower</td>')
+        self.assertRegex(page, rf"<tr><td>{PINGPONG}</td><td class=\"num\">x1\.0\d\d "
+                               r"\[1\.0\d\d, 1\.0\d\d\]</td><td class=\"num\">3</td></tr>")
+        proc = run_script("track.py", "report", "--db", db, "-o", self.path("site2"), "--paired",
+                          self.path("none"))
+        self.assertOneLineError(proc, "none: no such directory")
+        self.assertFalse(os.path.exists(self.path("site2")))
 
     def test_refusals(self):
         ab, head_run = self.verdict("c1", "c0", "c1")

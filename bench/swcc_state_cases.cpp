@@ -4,16 +4,18 @@
 #include "bench/swcc_state_cases.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace swcc_state {
 
 namespace {
 constexpr Op R = Op::kRead;
 constexpr Op W = Op::kWrite;
-}  // namespace
 
-const std::vector<StateCase>& swcc_cases() {
-  static const std::vector<StateCase> cases = {
+// The cases at rank 0's own memory: private, then the home's states.
+std::vector<StateCase> home_cases() {
+  return {
       {.name = "private",
        .state = "plain memory of rank 0 (no DSM call)",
        .where = Where::kPrivate,
@@ -48,6 +50,12 @@ const std::vector<StateCase>& swcc_cases() {
        .view = View::kHomeModifiedAway,
        .setup = {{kPartner, W}},
        .messages = {2, 2}},
+  };
+}
+
+// The cases at rank 1's memory: hits, misses, the upgrade and the first touch.
+std::vector<StateCase> remote_cases() {
+  return {
       // read: a hit. write: WriteReq, Inval to rank 2, InvalAck, WriteReply.
       {.name = "remote_hit_shared",
        .state = "remote, Shared here and at rank 2",
@@ -98,6 +106,16 @@ const std::vector<StateCase>& swcc_cases() {
        .setup = {},
        .messages = {2, 2}},
   };
+}
+
+}  // namespace
+
+const std::vector<StateCase>& swcc_cases() {
+  static const std::vector<StateCase> cases = [] {
+    std::vector<StateCase> all = home_cases();
+    for (StateCase& c : remote_cases()) all.push_back(std::move(c));
+    return all;
+  }();
   return cases;
 }
 

@@ -1,7 +1,8 @@
 // The DSM runtime of one rank, independent of the compiled block size: global segment and
 // collective allocator, outstanding requests, the protocol handlers, the progress engine, sync,
 // barrier, locks, the uncached (sc) mode, counters and the watchdog. It is behind every Dsm<B>
-// of swcc/swcc.hpp, which a program includes instead of this.
+// of swcc/swcc.hpp, which a program includes instead of this. Its members are defined in
+// swcc/detail/engine*.cpp, one file per job, whose first line says which.
 #pragma once
 
 #include <mpi.h>
@@ -18,6 +19,8 @@
 #include "swcc/block_sizes.hpp"
 #include "swcc/config.hpp"
 #include "swcc/detail/directory.hpp"
+#include "swcc/detail/load_factor.hpp"  // the watchdog's stretch, for the engine's users too
+#include "swcc/detail/lock_home.hpp"
 #include "swcc/detail/protocol.hpp"
 #include "swcc/detail/transport.hpp"
 #include "swcc/errors.hpp"
@@ -29,14 +32,6 @@ struct BlockAddr {
   int home;
   std::uint64_t off;
 };
-
-/// How many times longer than on an idle machine a wait may take now: the largest of 1, the
-/// threads ready to run and the 1-minute load average, each per CPU this process may run on
-/// (/proc/loadavg; 1 where it cannot be read). The watchdog and SwccComm's wait limit are
-/// multiplied by it.
-double load_factor();
-/// The same from the text of /proc/loadavg and a CPU count; 1 when the text does not parse.
-double load_factor(const std::string& loadavg, int cpus);
 
 class Engine {
  public:
@@ -196,10 +191,6 @@ class Engine {
   void run_deferred();
   /// Serves what the entry now allows; false when accesses remain.
   bool complete_accesses(int home, std::uint64_t block, Request& r);
-  struct LockState {
-    bool held = false;
-    std::vector<int> queue;
-  };
 
   /// check_pointer, then (cached) that the access lies in one block: the single misses.
   void check_single(const char* what, int home, std::uint64_t off, std::size_t len) const;
@@ -277,7 +268,7 @@ class Engine {
     int* done;
   };
   std::pmr::unordered_map<std::uint64_t, ScOp> sc_ops_{&pool_};  ///< sc requests by id
-  std::unordered_map<int, LockState> locks_;                     ///< locks homed here
+  LockHome locks_;                                               ///< locks homed here
   std::unordered_map<int, bool> granted_;                        ///< locks this rank asked for
   std::uint64_t next_tag_ = 1;
   std::uint64_t polls_ = 0;         ///< progress engine rounds, the clock of the backoff

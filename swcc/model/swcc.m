@@ -38,7 +38,7 @@
 --     ReadReply / WriteReply / StoreAck / Inval / Flush / FlushInval
 --                                     <-> cache_transition()                  (protocol_cache.cpp)
 --     Nack                            <-> cache_transition() (retry) and then Engine::serve():
---                                         re-check the entry, resend          (engine.cpp)
+--                                         re-check the entry, resend (engine_requests.cpp)
 --   rules "IssueRead", "IssueWrite"   <-> cache_access() answering kSendRead / kSendWrite, then
 --                                         Engine::enqueue() (one request per block and node)
 --   rule "IssueStore"                 <-> Engine::store()
@@ -367,8 +367,8 @@ begin
   return want[p] = WNone & (STORES_BESIDE = 1 | !storing[p]);
 end;
 
--- The requester side at the caches (engine.cpp): Issue* <-> cache_access() + Engine::enqueue()
--- / store().
+-- The requester side at the caches (engine_requests.cpp, engine_misses.cpp): Issue* <->
+-- cache_access() + Engine::enqueue() / store().
 ruleset p: Proc do
   rule "ReadHit" MayAccess(p) & cstate[p] != CI ==>
   begin cover "cache: read hit" true; ReadValue(p, ccur[p]); end;
@@ -405,9 +405,9 @@ ruleset p: Proc do
   end;
 endruleset;
 
--- The home as a requester of its own block (engine.cpp, requester == home). Its write hits are
--- Modified by the home only: the silent upgrade of Shared without sharers is unreachable
--- (invariant "Shared has a sharer").
+-- The home as a requester of its own block (engine_cache.cpp, requester == home). Its write
+-- hits are Modified by the home only: the silent upgrade of Shared without sharers is
+-- unreachable (invariant "Shared has a sharer").
 rule "HomeReadHit" hwant = WNone & HomeHit(false) ==>
 begin cover "home: read hit" true; ReadValue(0, memcur); end;
 

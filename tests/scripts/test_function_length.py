@@ -1,9 +1,11 @@
 """function_length.py: each function's lines from its first line to its closing brace, whatever
 C++ surrounds it (lambdas, templates, nested and anonymous namespaces, classes, constructors'
 member initialisers, raw strings, literals and comments with braces in them); a function over
-the limit named with its file, line and length, exit 1; braces that do not match, exit 2."""
+the limit named with its file, line and length, exit 1; braces that do not match, exit 2. The
+guard over the trees (ctest tree_function_length) fails on a function planted in each of them."""
 
 import os
+import re
 import textwrap
 
 import helpers
@@ -73,6 +75,15 @@ def long_function(lines, name="long_one"):
     body = ["  auto f = [](int x) {", '    const char* s = R"({)";', "    return x + s[0];", "  };"]
     body += ["  n += f(n);"] * (lines - 3 - len(body))
     return "\n".join([f"int {name}(int n) {{", *body, "  return n;", "}"]) + "\n"
+
+
+def guarded_trees():
+    """The folders and files the ctest tree_function_length checks, as tests/scripts/CMakeLists.txt
+    lists them in COMOPS_FUNCTION_LENGTH_TREES."""
+    with open(os.path.join(helpers.HERE, "CMakeLists.txt")) as f:
+        text = f.read()
+    listed = re.search(r"set\(COMOPS_FUNCTION_LENGTH_TREES([^)]*)\)", text).group(1)
+    return [word for line in listed.splitlines() for word in line.split("#")[0].split()]
 
 
 class CountTest(helpers.TempDirTest):
@@ -148,3 +159,27 @@ class CommandTest(helpers.TempDirTest):
         self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
         self.assertEqual(proc.stderr, f"function_length.py: error: {a}:1: a {{ that is never "
                                       "closed\n")
+
+    def test_the_guard_fails_on_a_function_planted_in_each_tree_and_passes_once_split(self):
+        trees = guarded_trees()
+        self.assertEqual(trees[:5], ["harness", "comops", "swcc", "bench", "tests"])
+        args = ["--max", "80", *(self.path(tree) for tree in trees)]
+        # A tree named as a file is planted in; a folder gets a file two levels down.
+        names = [tree if os.path.splitext(tree)[1] in (".c", ".cpp", ".hpp")
+                 else os.path.join(tree, "deep", "planted.cpp") for tree in trees]
+        planted = [self.write(name, long_function(81, f"planted_{i}"))
+                   for i, name in enumerate(names)]
+        proc = helpers.run_script("function_length.py", *args)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [
+            *(f"{path}:1: planted_{i} is 81 lines, more than 80" for i, path in
+              enumerate(planted)),
+            f"{len(trees)} function(s) over 80 lines: split them by phase",
+        ])
+        # Split by phase: two functions of 41 and 40 lines, where one of 81 was.
+        for i, name in enumerate(names):
+            self.write(name, long_function(41, f"first_{i}") + long_function(40, f"second_{i}"))
+        proc = helpers.run_script("function_length.py", *args)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, f"{2 * len(trees)} functions in {len(trees)} files, none "
+                                      "over 80 lines\n")

@@ -1,8 +1,8 @@
-// Unit tests of load_factor (swcc/detail/engine.hpp), by which the watchdog and SwccComm's wait
-// limit stretch on a loaded or oversubscribed machine: exact values from /proc/loadavg texts.
-#include <gtest/gtest.h>
+// Unit tests of load_factor (swcc/detail/load_factor.hpp), by which the watchdog and SwccComm's
+// wait limit stretch on a loaded or oversubscribed machine: exact values from /proc/loadavg texts.
+#include "swcc/detail/load_factor.hpp"
 
-#include "swcc/detail/engine.hpp"
+#include <gtest/gtest.h>
 
 namespace swcc {
 namespace {

@@ -143,6 +143,143 @@ void check_coherence(D& d, int block_count_per_home, int n) {
   }
 }
 
+// One rank's writes of a round: its last write of each word (0: none), and the words with a put
+// or store not yet completed by sync().
+struct RoundWrites {
+  std::vector<std::int64_t> last_write = std::vector<std::int64_t>(kWords, 0);
+  std::set<int> pending;
+};
+
+// Split-C semantics: a put or store is ordered with this rank's later accesses to the same word
+// only by sync(). Sync before touching a word with one pending.
+template <class D>
+void sync_if_pending(D& d, RoundWrites& rw, int w) {
+  if (rw.pending.count(w)) {
+    d.sync();
+    rw.pending.clear();
+  }
+}
+
+// A few gets of random words (the first is w), one sync, then each value checked.
+template <class D>
+void random_gets(Checker<D>& ck, std::mt19937_64& rng, RoundWrites& rw, int words) {
+  std::int64_t v[3] = {};
+  const int k = static_cast<int>(rng() % 3) + 1;
+  int ws[3];
+  for (int i = 0; i < k; ++i) {
+    ws[i] = static_cast<int>(rng() % words);
+    sync_if_pending(ck.d, rw, ws[i]);
+    ck.d.get(&v[i], ck.word(ws[i]), 1);
+  }
+  ck.d.sync();
+  for (int i = 0; i < k; ++i) ck.check(ws[i], v[i], "get");
+}
+
+// One random access to word w: a read (after prefetches with --prefetch), gets, a write, a put
+// or a store of a tagged value. Returns the prefetch requests it sent.
+template <class D>
+std::int64_t random_access(Checker<D>& ck, std::mt19937_64& rng, RoundWrites& rw, int w,
+                           int words) {
+  D& d = ck.d;
+  const auto p = ck.word(w);
+  std::int64_t prefetches = 0;
+  const auto kind = rng() % 6;
+  if (kind <= 1) {
+    if (g_prefetch) {
+      for (int i = 0; i < 2; ++i)
+        prefetches += d.prefetch(ck.word(static_cast<int>(rng() % words)));
+    }
+    ck.check(w, d.read(p), "read");
+    return prefetches;
+  }
+  if (kind == 2) {
+    random_gets(ck, rng, rw, words);
+    return prefetches;
+  }
+  const std::int64_t v = tag(d.rank(), w, ++ck.seq);
+  rw.last_write[w] = v;
+  if (kind == 3) {
+    d.write(p, v);
+    ck.check(w, d.read(p), "read-own-write");
+  } else {
+    if (kind == 4)
+      d.put(p, &v, 1);
+    else
+      d.store(p, &v, 1);
+    rw.pending.insert(w);
+  }
+  return prefetches;
+}
+
+// No lost write: each word's final value is the last write of some rank (or, untouched this
+// round, whatever it was).
+template <class D>
+void check_no_lost_write(Checker<D>& ck, const RoundWrites& rw, int words, int round) {
+  const int n = ck.n;
+  std::vector<std::int64_t> all_last(static_cast<std::size_t>(kWords) * n);
+  MPI_Allgather(rw.last_write.data(), kWords, MPI_INT64_T, all_last.data(), kWords, MPI_INT64_T,
+                MPI_COMM_WORLD);
+  for (int w = 0; w < words; ++w) {
+    const std::int64_t v = ck.d.read(ck.word(w));
+    ck.check(w, v, "final read");
+    bool any = false, found = false;
+    for (int r = 0; r < n; ++r) {
+      any = any || all_last[r * kWords + w] != 0;
+      found = found || all_last[r * kWords + w] == v;
+    }
+    if (any) {
+      EXPECT_TRUE(found) << "round " << round << " word " << w << ": final value " << std::hex << v
+                         << " is no rank's last write";
+    }
+  }
+}
+
+// What one rank's run counted: its operations, and its engine's NACKs and retries.
+struct StressCounts {
+  std::int64_t ops = 0, nacks = 0, retries = 0;
+};
+
+// The rounds of random accesses, each checked at its end (coherence, no lost write); then the
+// locked increments and the prefetch count.
+template <class D>
+StressCounts run_stress(D& d, int n) {
+  auto a = d.template alloc<std::int64_t>(kWordsPerHome);
+  auto counter = d.template alloc<std::int64_t>(1);
+  Checker<D> ck{d, a, n,
+                std::vector<std::vector<std::int64_t>>(kWords, std::vector<std::int64_t>(n, 0))};
+  std::mt19937_64 rng(g_seed * 7919 + static_cast<std::uint64_t>(d.rank()));
+  const int words = std::min(kHomes, n) * kWordsPerHome;
+  std::int64_t increments = 0, prefetches = 0;
+  for (int round = 0; round < g_rounds; ++round) {
+    RoundWrites rw;
+    for (int op = 0; op < g_ops; ++op) {
+      const int w = static_cast<int>(rng() % words);
+      sync_if_pending(d, rw, w);
+      prefetches += random_access(ck, rng, rw, w, words);
+      if (rng() % 10 == 0) {
+        d.lock(1);
+        d.write(counter.on(0), d.read(counter.on(0)) + 1);
+        d.unlock(1);
+        ++increments;
+      }
+    }
+    d.barrier();
+    check_coherence(d, static_cast<int>(kWordsPerHome * 8 / g_block + (g_block > 64)), n);
+    check_no_lost_write(ck, rw, words, round);
+    d.barrier();
+  }
+  std::int64_t total = increments;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(d.read(counter.on(0)), total) << "lost increments under the lock";
+  const Stats s = d.stats();
+  EXPECT_EQ(s.prefetches, prefetches);
+  if (g_prefetch) {
+    EXPECT_GT(prefetches, 0) << "no prefetch request went out";
+  }
+  d.barrier();
+  return {static_cast<std::int64_t>(g_rounds) * (g_ops + words) + increments, s.nacks, s.retries};
+}
+
 TEST(SwccStress, RandomAccessesStayCoherent) {
   Config c;
   c.block_bytes = g_block;
@@ -152,128 +289,20 @@ TEST(SwccStress, RandomAccessesStayCoherent) {
   c.fault.seed = g_seed;
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  std::int64_t nacks = 0, retries = 0, ops = 0;
+  StressCounts counts;
   try {
-    with_dsm(MPI_COMM_WORLD, c, [&](auto& d) {
-      using D = std::remove_reference_t<decltype(d)>;
-      auto a = d.template alloc<std::int64_t>(kWordsPerHome);
-      auto counter = d.template alloc<std::int64_t>(1);
-      Checker<D> ck{
-          d, a, n, std::vector<std::vector<std::int64_t>>(kWords, std::vector<std::int64_t>(n, 0))};
-      const int me = d.rank();
-      std::mt19937_64 rng(g_seed * 7919 + static_cast<std::uint64_t>(me));
-      const int words = std::min(kHomes, n) * kWordsPerHome;
-      std::int64_t increments = 0, prefetches = 0;
-      for (int round = 0; round < g_rounds; ++round) {
-        std::vector<std::int64_t> last_write(kWords, 0);
-        std::set<int> pending;
-        for (int op = 0; op < g_ops; ++op) {
-          const int w = static_cast<int>(rng() % words);
-          const auto p = ck.word(w);
-          // Split-C semantics: a put or store is ordered with this rank's later accesses to the
-          // same word only by sync(). Sync before touching a word with one pending.
-          if (pending.count(w)) {
-            d.sync();
-            pending.clear();
-          }
-          switch (rng() % 6) {
-            case 0:
-            case 1:
-              if (g_prefetch) {
-                for (int i = 0; i < 2; ++i)
-                  prefetches += d.prefetch(ck.word(static_cast<int>(rng() % words)));
-              }
-              ck.check(w, d.read(p), "read");
-              break;
-            case 2: {
-              std::int64_t v[3] = {};
-              const int k = static_cast<int>(rng() % 3) + 1;  // a few gets, one sync
-              int ws[3];
-              for (int i = 0; i < k; ++i) {
-                ws[i] = static_cast<int>(rng() % words);
-                if (pending.count(ws[i])) {
-                  d.sync();
-                  pending.clear();
-                }
-                d.get(&v[i], ck.word(ws[i]), 1);
-              }
-              d.sync();
-              for (int i = 0; i < k; ++i) ck.check(ws[i], v[i], "get");
-              break;
-            }
-            case 3: {
-              const std::int64_t v = tag(me, w, ++ck.seq);
-              d.write(p, v);
-              last_write[w] = v;
-              ck.check(w, d.read(p), "read-own-write");
-              break;
-            }
-            case 4: {
-              const std::int64_t v = tag(me, w, ++ck.seq);
-              d.put(p, &v, 1);
-              last_write[w] = v;
-              pending.insert(w);
-              break;
-            }
-            default: {
-              const std::int64_t v = tag(me, w, ++ck.seq);
-              d.store(p, &v, 1);
-              last_write[w] = v;
-              pending.insert(w);
-              break;
-            }
-          }
-          if (rng() % 10 == 0) {
-            d.lock(1);
-            d.write(counter.on(0), d.read(counter.on(0)) + 1);
-            d.unlock(1);
-            ++increments;
-          }
-        }
-        d.barrier();
-        check_coherence(d, static_cast<int>(kWordsPerHome * 8 / g_block + (g_block > 64)), n);
-        // No lost write: each word's final value is the last write of some rank (or, untouched
-        // this round, whatever it was).
-        std::vector<std::int64_t> all_last(static_cast<std::size_t>(kWords) * n);
-        MPI_Allgather(last_write.data(), kWords, MPI_INT64_T, all_last.data(), kWords, MPI_INT64_T,
-                      MPI_COMM_WORLD);
-        for (int w = 0; w < words; ++w) {
-          const std::int64_t v = d.read(ck.word(w));
-          ck.check(w, v, "final read");
-          bool any = false, found = false;
-          for (int r = 0; r < n; ++r) {
-            any = any || all_last[r * kWords + w] != 0;
-            found = found || all_last[r * kWords + w] == v;
-          }
-          if (any) {
-            EXPECT_TRUE(found) << "round " << round << " word " << w << ": final value " << std::hex
-                               << v << " is no rank's last write";
-          }
-        }
-        d.barrier();
-      }
-      ops = static_cast<std::int64_t>(g_rounds) * (g_ops + words) + increments;
-      std::int64_t total = increments;
-      MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-      EXPECT_EQ(d.read(counter.on(0)), total) << "lost increments under the lock";
-      const Stats s = d.stats();
-      EXPECT_EQ(s.prefetches, prefetches);
-      if (g_prefetch) {
-        EXPECT_GT(prefetches, 0) << "no prefetch request went out";
-      }
-      nacks = s.nacks;
-      retries = s.retries;
-      d.barrier();
-    });
+    with_dsm(MPI_COMM_WORLD, c, [&](auto& d) { counts = run_stress(d, n); });
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "stress: %s\n", ex.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  std::int64_t nacks = counts.nacks, retries = counts.retries;
   MPI_Allreduce(MPI_IN_PLACE, &nacks, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &retries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   RecordProperty("nacks", std::to_string(nacks));
-  std::printf("swcc stress: ops/rank=%lld nacks=%lld retries=%lld\n", static_cast<long long>(ops),
-              static_cast<long long>(nacks), static_cast<long long>(retries));
+  std::printf("swcc stress: ops/rank=%lld nacks=%lld retries=%lld\n",
+              static_cast<long long>(counts.ops), static_cast<long long>(nacks),
+              static_cast<long long>(retries));
   if (g_faults) {
     EXPECT_GT(nacks, 0) << "fault injection produced no NACK";
     EXPECT_GT(retries, 0) << "fault injection produced no retry";

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "swcc/detail/engine.hpp"  // load_factor
+#include "swcc/detail/load_factor.hpp"
 #include "tests/mpi_world.hpp"
 
 namespace swcc {

@@ -40,57 +40,55 @@ std::vector<RankBufs> allocate_and_fill(const Args& a, std::uint64_t seed) {
   return ranks;
 }
 
-// What the op must deliver, computed from the send buffers alone.
-void simulate(const Args& a, std::vector<RankBufs>& ranks) {
+// The reduction over the np ranks' send[at]: their maximum, or their sum.
+Elem reduce_at(const std::vector<RankBufs>& ranks, int np, std::size_t at, bool max) {
+  Elem acc = ranks[0].send[at];
+  for (int r = 1; r < np; ++r) {
+    const Elem v = ranks[static_cast<std::size_t>(r)].send[at];
+    acc = max ? std::max(acc, v) : acc + v;
+  }
+  return acc;
+}
+
+// What a reduce, allreduce or reduce-scatter must deliver.
+void simulate_reduction(const Args& a, std::vector<RankBufs>& ranks) {
   const std::size_t n = a.count;
   auto& root = ranks[static_cast<std::size_t>(a.root)];
   switch (a.op) {
-    case OpKind::kPingpong:
-      ranks[0].recv = ranks[1].send;
-      ranks[1].recv = ranks[0].send;
-      break;
-    case OpKind::kBroadcast:
-      for (int r = 0; r < a.np; ++r)
-        if (r != a.root) ranks[static_cast<std::size_t>(r)].recv = root.send;
-      break;
     case OpKind::kReduceMax:
     case OpKind::kReduceSum:
-      for (std::size_t i = 0; i < n; ++i) {
-        Elem acc = ranks[0].send[i];
-        for (int r = 1; r < a.np; ++r) {
-          const Elem v = ranks[static_cast<std::size_t>(r)].send[i];
-          acc = a.op == OpKind::kReduceMax ? std::max(acc, v) : acc + v;
-        }
-        root.recv[i] = acc;
-      }
+      for (std::size_t i = 0; i < n; ++i)
+        root.recv[i] = reduce_at(ranks, a.np, i, a.op == OpKind::kReduceMax);
       break;
     case OpKind::kAllreduceMax:
     case OpKind::kAllreduceSum:
       for (std::size_t i = 0; i < n; ++i) {
-        Elem acc = ranks[0].send[i];
-        for (int r = 1; r < a.np; ++r) {
-          const Elem v = ranks[static_cast<std::size_t>(r)].send[i];
-          acc = a.op == OpKind::kAllreduceMax ? std::max(acc, v) : acc + v;
-        }
+        const Elem acc = reduce_at(ranks, a.np, i, a.op == OpKind::kAllreduceMax);
         for (auto& rb : ranks) rb.recv[i] = acc;
       }
       break;
-    case OpKind::kReduceScatterMax:
-    case OpKind::kReduceScatterSum: {  // osu_reduce_scatter's split: n / np, the first get more
+    default: {  // reduce-scatter, osu_reduce_scatter's split: n / np, the first get more
       std::size_t at = 0;
       for (int r = 0; r < a.np; ++r) {
         const std::size_t mine = n / a.np + (static_cast<std::size_t>(r) < n % a.np ? 1 : 0);
-        for (std::size_t i = 0; i < mine; ++i, ++at) {
-          Elem acc = ranks[0].send[at];
-          for (int q = 1; q < a.np; ++q) {
-            const Elem v = ranks[static_cast<std::size_t>(q)].send[at];
-            acc = a.op == OpKind::kReduceScatterMax ? std::max(acc, v) : acc + v;
-          }
-          ranks[static_cast<std::size_t>(r)].recv[i] = acc;
-        }
+        for (std::size_t i = 0; i < mine; ++i, ++at)
+          ranks[static_cast<std::size_t>(r)].recv[i] =
+              reduce_at(ranks, a.np, at, a.op == OpKind::kReduceScatterMax);
       }
       break;
     }
+  }
+}
+
+// What a broadcast, gather, scatter, alltoall or allgather must deliver: copies of blocks.
+void simulate_copies(const Args& a, std::vector<RankBufs>& ranks) {
+  const std::size_t n = a.count;
+  auto& root = ranks[static_cast<std::size_t>(a.root)];
+  switch (a.op) {
+    case OpKind::kBroadcast:
+      for (int r = 0; r < a.np; ++r)
+        if (r != a.root) ranks[static_cast<std::size_t>(r)].recv = root.send;
+      break;
     case OpKind::kGather:
       for (int r = 0; r < a.np; ++r)
         std::copy(ranks[static_cast<std::size_t>(r)].send.begin(),
@@ -109,7 +107,7 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
                     ranks[static_cast<std::size_t>(r)].recv.begin() + j * n);
         }
       break;
-    case OpKind::kAllgather:
+    default:  // allgather
       for (int r = 0; r < a.np; ++r)
         for (int j = 0; j < a.np; ++j) {
           const auto& from = ranks[static_cast<std::size_t>(j)].send;
@@ -117,17 +115,20 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
                     ranks[static_cast<std::size_t>(r)].recv.begin() + j * n);
         }
       break;
-    case OpKind::kBarrier:
-      break;
+  }
+}
+
+// What a two-party op must deliver: ping-pongs, the stream and bidirectional bandwidths, and
+// the one-sided ops.
+void simulate_pair(const Args& a, std::vector<RankBufs>& ranks) {
+  switch (a.op) {
+    case OpKind::kPingpong:
     case OpKind::kPingpongNb:
+    case OpKind::kBibw:  // both ways at once, slot k into slot k
       ranks[0].recv = ranks[1].send;
       ranks[1].recv = ranks[0].send;
       break;
     case OpKind::kStreamBw:  // slot k of participant 0's window into slot k of participant 1's
-      ranks[1].recv = ranks[0].send;
-      break;
-    case OpKind::kBibw:  // both ways at once, slot k into slot k
-      ranks[0].recv = ranks[1].send;
       ranks[1].recv = ranks[0].send;
       break;
     default:  // one-sided: the origin's blocks land in the target's, or the reverse
@@ -135,6 +136,32 @@ void simulate(const Args& a, std::vector<RankBufs>& ranks) {
         ranks[1].recv = ranks[0].send;
       else
         ranks[0].recv = ranks[1].send;
+      break;
+  }
+}
+
+// What the op must deliver, computed from the send buffers alone.
+void simulate(const Args& a, std::vector<RankBufs>& ranks) {
+  switch (a.op) {
+    case OpKind::kReduceMax:
+    case OpKind::kReduceSum:
+    case OpKind::kAllreduceMax:
+    case OpKind::kAllreduceSum:
+    case OpKind::kReduceScatterMax:
+    case OpKind::kReduceScatterSum:
+      simulate_reduction(a, ranks);
+      break;
+    case OpKind::kBroadcast:
+    case OpKind::kGather:
+    case OpKind::kScatter:
+    case OpKind::kAlltoall:
+    case OpKind::kAllgather:
+      simulate_copies(a, ranks);
+      break;
+    case OpKind::kBarrier:  // moves no data
+      break;
+    default:
+      simulate_pair(a, ranks);
       break;
   }
   for (auto& rb : ranks) rb.bufs = {rb.send.data(), rb.send.size(), rb.recv.data(), rb.recv.size()};

@@ -270,6 +270,65 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
+// Every field of the ping-pong entry of make_row(pingpong_point(), some_limits(), ...).
+void expect_pingpong_entry(const nlohmann::json& r) {
+  EXPECT_EQ(r["backend"], "mpi");
+  EXPECT_EQ(r["op"], "pingpong");
+  EXPECT_EQ(r["np"], 2);
+  EXPECT_EQ(r["bytes"], 8);
+  EXPECT_EQ(r["iterations"], 10000);
+  EXPECT_EQ(r["warmup"], 1000);
+  EXPECT_EQ(r["repetitions"], 3);
+  EXPECT_DOUBLE_EQ(r["time_us"]["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r["time_us"]["avg"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(r["time_us"]["max"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(r["time_us_reps"]["median"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(r["time_us_reps"]["min"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(r["time_us_reps"]["max"].get<double>(), 2.5);
+  EXPECT_EQ(r["rep_times_us"], (std::vector<double>{2.0, 1.5, 2.5}));
+  EXPECT_DOUBLE_EQ(r["bw_GBps"].get<double>(), 0.008);
+  EXPECT_DOUBLE_EQ(r["latency_us"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r["rate_GBps"].get<double>(), 0.004);
+  EXPECT_DOUBLE_EQ(r["memcpy_GBps"].get<double>(), 3.0);
+  EXPECT_EQ(r["wrong"], 0);
+  EXPECT_EQ(r["oversubscribed"], false);
+  EXPECT_EQ(r["cores"], (std::vector<int>{0, 1}));
+  EXPECT_DOUBLE_EQ(r["cpu_stall_us"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(r["cpu_stall_window_us"].get<double>(), 10000.0);
+  EXPECT_EQ(r["contended"], false);
+  EXPECT_EQ(r["tables"], (std::vector<std::string>{"size", "np"}));
+  EXPECT_FALSE(r.contains("counters"));
+  EXPECT_EQ(r["hosts"], (std::vector<std::string>{"vm", "vm"}));
+  EXPECT_EQ(r["nodes"], 1);
+  EXPECT_EQ(r["pair"], "intra");
+  EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
+  EXPECT_TRUE(r["beyond_limit"].is_null());
+  EXPECT_TRUE(r["cpu_steal_us"].is_null());
+  EXPECT_TRUE(r["cpu_steal_window_us"].is_null());  // no steal, no window
+  EXPECT_TRUE(r["placement"].is_null());            // no probe in make_row
+  EXPECT_EQ(r.size(), 29u) << r.dump();             // the documented fields but counters
+}
+
+// The fields of the gather entry (shm-direct, 3 wrong, oversubscribed, steal, counters).
+void expect_gather_entry(const nlohmann::json& g) {
+  EXPECT_EQ(g["op"], "gather");
+  EXPECT_EQ(g["backend"], "shm-direct");
+  EXPECT_EQ(g["wrong"], 3);
+  EXPECT_FALSE(g.contains("latency_us"));
+  EXPECT_FALSE(g.contains("rate_GBps"));
+  EXPECT_DOUBLE_EQ(g["bw_GBps"].get<double>(), 0.3072);
+  EXPECT_TRUE(g["memcpy_GBps"].is_null());
+  EXPECT_TRUE(g["cpu_stall_us"].is_null());
+  EXPECT_TRUE(g["cpu_stall_window_us"].is_null());  // no stall, no window
+  EXPECT_DOUBLE_EQ(g["cpu_steal_us"].get<double>(), 30000.0);
+  EXPECT_DOUBLE_EQ(g["cpu_steal_window_us"].get<double>(), 500000.0);
+  EXPECT_EQ(g["contended"], false);  // its steal less a tick is 4 % of the window
+  EXPECT_EQ(g["oversubscribed"], true);
+  EXPECT_EQ(g["tables"], (std::vector<std::string>{"np"}));
+  EXPECT_EQ(g["counters"], (nlohmann::json{{"hits", 10}, {"misses", 2}}));
+  EXPECT_DOUBLE_EQ(g["time_us_reps"]["median"].get<double>(), 10.0);
+}
+
 TEST(JsonReporter, DocumentWithEveryField) {
   TempDir dir;
   const std::string path = dir.file("results.json");
@@ -288,41 +347,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
     const auto doc = read_json(path);
     ASSERT_EQ(doc["results"].size(), 1u);
     const auto& r = doc["results"][0];
-    EXPECT_EQ(r["backend"], "mpi");
-    EXPECT_EQ(r["op"], "pingpong");
-    EXPECT_EQ(r["np"], 2);
-    EXPECT_EQ(r["bytes"], 8);
-    EXPECT_EQ(r["iterations"], 10000);
-    EXPECT_EQ(r["warmup"], 1000);
-    EXPECT_EQ(r["repetitions"], 3);
-    EXPECT_DOUBLE_EQ(r["time_us"]["min"].get<double>(), 1.0);
-    EXPECT_DOUBLE_EQ(r["time_us"]["avg"].get<double>(), 1.5);
-    EXPECT_DOUBLE_EQ(r["time_us"]["max"].get<double>(), 2.0);
-    EXPECT_DOUBLE_EQ(r["time_us_reps"]["median"].get<double>(), 2.0);
-    EXPECT_DOUBLE_EQ(r["time_us_reps"]["min"].get<double>(), 1.5);
-    EXPECT_DOUBLE_EQ(r["time_us_reps"]["max"].get<double>(), 2.5);
-    EXPECT_EQ(r["rep_times_us"], (std::vector<double>{2.0, 1.5, 2.5}));
-    EXPECT_DOUBLE_EQ(r["bw_GBps"].get<double>(), 0.008);
-    EXPECT_DOUBLE_EQ(r["latency_us"].get<double>(), 1.0);
-    EXPECT_DOUBLE_EQ(r["rate_GBps"].get<double>(), 0.004);
-    EXPECT_DOUBLE_EQ(r["memcpy_GBps"].get<double>(), 3.0);
-    EXPECT_EQ(r["wrong"], 0);
-    EXPECT_EQ(r["oversubscribed"], false);
-    EXPECT_EQ(r["cores"], (std::vector<int>{0, 1}));
-    EXPECT_DOUBLE_EQ(r["cpu_stall_us"].get<double>(), 50.0);
-    EXPECT_DOUBLE_EQ(r["cpu_stall_window_us"].get<double>(), 10000.0);
-    EXPECT_EQ(r["contended"], false);
-    EXPECT_EQ(r["tables"], (std::vector<std::string>{"size", "np"}));
-    EXPECT_FALSE(r.contains("counters"));
-    EXPECT_EQ(r["hosts"], (std::vector<std::string>{"vm", "vm"}));
-    EXPECT_EQ(r["nodes"], 1);
-    EXPECT_EQ(r["pair"], "intra");
-    EXPECT_TRUE(r["aggregate_GBps"].is_null());  // not measured in some_limits()
-    EXPECT_TRUE(r["beyond_limit"].is_null());
-    EXPECT_TRUE(r["cpu_steal_us"].is_null());
-    EXPECT_TRUE(r["cpu_steal_window_us"].is_null());  // no steal, no window
-    EXPECT_TRUE(r["placement"].is_null());            // no probe in make_row
-    EXPECT_EQ(r.size(), 29u) << r.dump();             // the documented fields but counters
+    expect_pingpong_entry(r);
 
     EXPECT_EQ(doc["context"]["host"], "vm");
     EXPECT_EQ(doc["context"]["bindings"]["mpi np=2"], (std::vector<int>{0, 1}));
@@ -333,22 +358,7 @@ TEST(JsonReporter, DocumentWithEveryField) {
   const auto doc = read_json(path);
   ASSERT_EQ(doc["results"].size(), 2u);
   const auto& g = doc["results"][1];
-  EXPECT_EQ(g["op"], "gather");
-  EXPECT_EQ(g["backend"], "shm-direct");
-  EXPECT_EQ(g["wrong"], 3);
-  EXPECT_FALSE(g.contains("latency_us"));
-  EXPECT_FALSE(g.contains("rate_GBps"));
-  EXPECT_DOUBLE_EQ(g["bw_GBps"].get<double>(), 0.3072);
-  EXPECT_TRUE(g["memcpy_GBps"].is_null());
-  EXPECT_TRUE(g["cpu_stall_us"].is_null());
-  EXPECT_TRUE(g["cpu_stall_window_us"].is_null());  // no stall, no window
-  EXPECT_DOUBLE_EQ(g["cpu_steal_us"].get<double>(), 30000.0);
-  EXPECT_DOUBLE_EQ(g["cpu_steal_window_us"].get<double>(), 500000.0);
-  EXPECT_EQ(g["contended"], false);  // its steal less a tick is 4 % of the window
-  EXPECT_EQ(g["oversubscribed"], true);
-  EXPECT_EQ(g["tables"], (std::vector<std::string>{"np"}));
-  EXPECT_EQ(g["counters"], (nlohmann::json{{"hits", 10}, {"misses", 2}}));
-  EXPECT_DOUBLE_EQ(g["time_us_reps"]["median"].get<double>(), 10.0);
+  expect_gather_entry(g);
   EXPECT_EQ(doc["context"]["oversubscribed"], true);
   EXPECT_EQ(doc["context"]["bindings"]["shm-direct np=4"], (std::vector<int>{0, 1, 0, 1}));
   EXPECT_EQ(doc["context"]["world_size"], 2);
@@ -499,7 +509,16 @@ Config table_config() {
   return c;
 }
 
-TEST(TableReporter, WritesTablesWithFlags) {
+// The text of a table reporter while it runs and at its end, and what its end printed.
+struct FlagTables {
+  std::string during;   ///< the file after the fourth row, before finish()
+  std::string printed;  ///< stdout of finish()
+  std::string text;     ///< the file after finish()
+};
+
+// Four points through a table reporter: an oversubscribed 8-byte and a wrong, contended 1K
+// ping-pong, a gather and a barrier.
+FlagTables write_flag_tables() {
   TempDir dir;
   const std::string path = dir.file("table.txt");
   const Config config = table_config();
@@ -515,19 +534,27 @@ TEST(TableReporter, WritesTablesWithFlags) {
   rep->add(make_row(big, limits, false, 900.0, 10000.0, true, true));  // wrong and contended
   rep->add(make_row(gather_point(), limits, false, std::nullopt, 1.0, false, true));
   rep->add(make_row(barrier_point(), limits, false, std::nullopt, 1.0, false, true));
-  // Kept up to date from the first row on, under a line that says the run has not finished.
-  const std::string during = read_text(path);
-  EXPECT_EQ(during.substr(0, during.find('\n')),
-            "comops: the run had not finished when this was written: 4 point(s) so far");
-
+  FlagTables out;
+  out.during = read_text(path);
   testing::internal::CaptureStdout();
   rep->finish();
-  const std::string printed = testing::internal::GetCapturedStdout();
-  const std::string text = read_text(path);
-  EXPECT_EQ(printed, text);
-  EXPECT_EQ(text.find("had not finished"), std::string::npos);  // the end rewrote it
-  EXPECT_EQ(during.substr(during.find("\n\n") + 2), text);      // the same tables
+  out.printed = testing::internal::GetCapturedStdout();
+  out.text = read_text(path);
+  return out;
+}
 
+TEST(TableReporter, KeptUpToDateThenPrintedAtTheEnd) {
+  const FlagTables t = write_flag_tables();
+  // Kept up to date from the first row on, under a line that says the run has not finished.
+  EXPECT_EQ(t.during.substr(0, t.during.find('\n')),
+            "comops: the run had not finished when this was written: 4 point(s) so far");
+  EXPECT_EQ(t.printed, t.text);
+  EXPECT_EQ(t.text.find("had not finished"), std::string::npos);  // the end rewrote it
+  EXPECT_EQ(t.during.substr(t.during.find("\n\n") + 2), t.text);  // the same tables
+}
+
+TEST(TableReporter, TitlesFlagLegendAndLimits) {
+  const std::string text = write_flag_tables().text;
   for (const char* title : {"== pingpong: bandwidth versus size, np=2 ==\n",
                             "== pingpong: time versus nprocs at 1024 bytes (1K) ==\n",
                             "== gather: time versus nprocs at 1024 bytes (1K) ==\n",
@@ -548,7 +575,10 @@ TEST(TableReporter, WritesTablesWithFlags) {
       std::string::npos)
       << text;
   EXPECT_NE(text.find("latency_us"), std::string::npos);
+}
 
+TEST(TableReporter, EachRowEndsInItsFlags) {
+  const std::string text = write_flag_tables().text;
   // Each measured row ends in its flags.
   int o_rows = 0, cw_rows = 0, gather_w_rows = 0, memcpy_rows = 0, cacheline_rows = 0;
   for (const auto& line : lines_of(text)) {
@@ -573,7 +603,10 @@ TEST(TableReporter, WritesTablesWithFlags) {
   EXPECT_EQ(gather_w_rows, 1) << text;
   EXPECT_EQ(cacheline_rows, 1) << text;  // beside the 8-byte ping-pong only
   EXPECT_EQ(memcpy_rows, 4) << text;     // sizes 8 and 1K, and the two np tables at 1K
+}
 
+TEST(TableReporter, NotesSummaryThenTables) {
+  const std::string text = write_flag_tables().text;
   // The notes, then the summary, then the tables; fixed decimals per column, the limits below.
   EXPECT_EQ(text.rfind("comops: note: 1 of 4 points contended (C: other work took CPU time "
                        "while they ran); their times are not trustworthy\ncomops: note: 1 of 4 "

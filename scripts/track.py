@@ -206,7 +206,8 @@ def write_history_file(directory, name, doc):
 
 def cmd_paired_archive(args):
     entry = track_paired.entry_of(args.verdict, args.head_run, args.date)
-    return write_history_file(args.dir, track_paired.entry_name(entry), entry)
+    name = history_name({"commit": entry["head"], "date": entry["date"]})  # DATE-HEAD.json
+    return write_history_file(args.dir, name, entry)
 
 
 def cmd_paired_check(args):

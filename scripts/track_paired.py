@@ -99,12 +99,6 @@ def entry_of(ab_path, head_run, date=None):
             "points": points}
 
 
-def entry_name(entry):
-    """'20261207T100000Z-abc1234.json': the entry's date and head commit."""
-    head = "".join(c if c.isalnum() or c in "._-" else "_" for c in entry["head"])[:40]
-    return entry["date"].replace("-", "").replace(":", "") + f"-{head}.json"
-
-
 # --- load ---------------------------------------------------------------------------------------
 
 def check_entry(entry, path):

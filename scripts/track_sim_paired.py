@@ -31,7 +31,6 @@ Exit status: 0; 2 bad usage (one line on stderr).
 
 import argparse
 import json
-import math
 import os
 import sys
 import time

@@ -1,4 +1,4 @@
-"""Loads, validates and merges comops results JSON (harness/results_format.md); used by plot.py
+"""Loads, validates and merges comops results JSON (docs/results_format.md); used by plot.py
 and compare.py so that what counts as a comops result is decided in one place."""
 
 import codecs

@@ -2,7 +2,7 @@
 date, machine fingerprint and points (each with its repetition times in us and noise fields),
 plus the stripped form of a comops run that results/history/ keeps.
 
-A comops file is read and validated by comops_results.load (harness/results_format.md). A
+A comops file is read and validated by comops_results.load (docs/results_format.md). A
 Google Benchmark file is any `--benchmark_format=json` output (comops' own `--gbench-json`
 included): `benchmarks` entries with `name`, `real_time` and `time_unit` (ns, us, ms or s;
 Google Benchmark's default ns when absent), iterations grouped by `run_name` into repetitions.

@@ -81,7 +81,7 @@ int aggregate_threads(const Pinning& pinning, int max_np);
 
 /// {"cacheline_rtt_us", "cacheline_rtt_us_range", "cacheline_cores", "memcpy": [{bytes,
 /// bw_GBps, bw_GBps_range}], "aggregate_memcpy": [{bytes, bw_GBps, bw_GBps_range, threads}],
-/// "network"?} (see harness/results_format.md).
+/// "network"?} (see docs/results_format.md).
 nlohmann::json to_json(const MachineLimits& limits);
 /// The inverse of to_json (to send a node's limits to rank 0); throws on a foreign document.
 MachineLimits limits_from_json(const nlohmann::json& j);

@@ -28,7 +28,7 @@ class Reporter {
 
 /// CSV rows, appended and flushed one by one.
 std::unique_ptr<Reporter> make_csv_reporter(const std::string& path);
-/// The JSON document of harness/results_format.md, rewritten after every row; its "summary"
+/// The JSON document of docs/results_format.md, rewritten after every row; its "summary"
 /// view (harness/report/summary.hpp) is laid out as `layout` says.
 std::unique_ptr<Reporter> make_json_reporter(const std::string& path, nlohmann::json context,
                                              const SummaryLayout& layout = {});

@@ -40,7 +40,7 @@ Row make_row(const PointResult& point, const MachineLimits& limits, bool oversub
              std::optional<double> stall_us, double window_us, bool in_size_table,
              bool in_np_table);
 
-/// The row as one element of the JSON results array (see harness/results_format.md).
+/// The row as one element of the JSON results array (see docs/results_format.md).
 nlohmann::json to_json(const Row& row);
 
 /// "mpi/pingpong/np:2/bytes:8": the point's name in gbench JSON and progress lines.

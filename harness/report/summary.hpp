@@ -47,10 +47,10 @@ struct SummaryTable {
 /// its parameters.
 std::vector<SummaryTable> summarize(const std::vector<Row>& rows, const SummaryLayout& layout);
 
-/// The tables as text (see harness/results_format.md and docs/outputs.md), "" when there are none.
+/// The tables as text (see docs/results_format.md and docs/outputs.md), "" when there are none.
 std::string render_summary(const std::vector<SummaryTable>& tables);
 
-/// The tables as the JSON "summary" array (see harness/results_format.md).
+/// The tables as the JSON "summary" array (see docs/results_format.md).
 nlohmann::json summary_json(const std::vector<SummaryTable>& tables);
 
 }  // namespace comops

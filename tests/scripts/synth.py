@@ -1,4 +1,4 @@
-"""Synthetic comops results (harness/results_format.md) for the script tests: rows built from a
+"""Synthetic comops results (docs/results_format.md) for the script tests: rows built from a
 simple cost model with deterministic "noise", so every test knows exactly what it wrote."""
 
 import json

@@ -27,7 +27,7 @@ class LoadTest(helpers.TempDirTest):
         self.assertEqual(res.points()[0], ("mpi", "pingpong", 2, 819200))
 
     def test_summary_view_is_ignored(self):
-        # comops writes a derived "summary" beside "results" (harness/results_format.md); the
+        # comops writes a derived "summary" beside "results" (docs/results_format.md); the
         # loader builds everything from the rows, so the same rows load with or without it.
         doc = synth.full_result(ops=("pingpong",))
         plain = self.load_doc(doc)
@@ -119,7 +119,7 @@ class LoadTest(helpers.TempDirTest):
                                  1)
 
     def test_accepts_percentiles_as_comops_writes_them(self):
-        # --sync=barrier or --percentiles: per-call percentiles in us (harness/results_format.md)
+        # --sync=barrier or --percentiles: per-call percentiles in us (docs/results_format.md)
         row = dict(synth.row("mpi", "reduce-max", 2, 8, [1.0, 1.5]),
                    percentiles_us={"p50": 1.2, "p90": 1.9, "p99": 4.0, "max": 31.5})
         rows = self.load_doc({"comops_format": 1, "results": [row]}).rows

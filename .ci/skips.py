@@ -53,6 +53,9 @@ def skipped(output):
 
 
 def main(argv):
+    if argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     expected = None
     if len(argv) == 4 and argv[1] == "--expected":
         try:

@@ -71,6 +71,9 @@ def violations(source: pathlib.Path) -> list:
 
 
 def main(argv: list) -> int:
+    if argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if len(argv) > 2:
         print("usage: check_layers.py [SOURCE_DIR]", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@
 # two hosts of two ranks and one core each, which comops flags O (oversubscribed), as it is.
 # Usage: scripts/cluster_reference.sh [OUT_DIR]   (default results/cluster-sim)
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; exit 0; fi
 cd "$(dirname "$0")/.."
 out=${1:-results/cluster-sim}
 delay=${DELAY_US:-25}

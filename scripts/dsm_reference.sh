@@ -21,6 +21,7 @@
 #              EM3D_OPTIONS ("--block-size=8,64,4096 --em3d-remote=0,10,50"), SCIVM_OPTIONS ("--sum-n=65536 --matmul-n=64"),
 #              LATENCY_OPTIONS (""): each program's parameters (a smaller run for a test, say).
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; exit 0; fi
 cd "$(dirname "$0")/.."
 prog=dsm_reference.sh
 out=${1:-results/dsm-papers}

@@ -18,11 +18,12 @@
 # and machine.txt says so; such times are scheduler time slices, not the machine's.
 # Exit status: 0; 2 for a usage error; otherwise the first failing program's own.
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; exit 0; fi
 prog=many_core_reference.sh
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "$prog: $*" >&2; exit 2; }
 
-(($# <= 1)) || die "at most one argument, the output directory (see the comment at the top)"
+(($# <= 1)) || die "at most one argument, the output directory (see --help)"
 build=${BUILD:-$repo/build}
 mpiexec=${MPIEXEC:-mpiexec}
 max_np=${MAX_NP:-16}

@@ -8,7 +8,9 @@
 # installing Open MPI never changes the machine's default MPI silently.
 # Every failure ends with one line "setup.sh: error: ..." on stderr that says what failed and
 # what to do, and exit status 1 (2 for a bad COMOPS_MPI); the build's own messages stay above it.
+# Usage: scripts/setup.sh   (no arguments; the environment: COMOPS_MPI, COMOPS_BUILD_DIR)
 set -Eeuo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; exit 0; fi
 cd "$(dirname "$0")/.."
 
 fail() {

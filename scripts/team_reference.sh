@@ -13,6 +13,7 @@
 #
 # Usage: scripts/team_reference.sh [OUT_DIR]   (default results/teams; SKIP_SIM=1 skips sim-hosts)
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; exit 0; fi
 cd "$(dirname "$0")/.."
 out=${1:-results/teams}
 py=/usr/bin/python3

@@ -36,13 +36,14 @@ inline std::string case_label(const std::string& prefix, OpKind op) {
   return n;
 }
 
-/// A measurement kept small: 3 iterations, 1 warm-up, 2 repetitions, a fixed seed; `fault` flips
-/// one received element (the checker must find it).
-inline MeasureOptions quick(bool fault = false) {
+/// A measurement kept small: `iterations` (3) timed after 1 warm-up, `repetitions` (2), a fixed
+/// seed; `fault` flips one received element (the checker must find it). The one quick setting of
+/// every backend's and application's tests.
+inline MeasureOptions quick(bool fault = false, int iterations = 3, int repetitions = 2) {
   MeasureOptions o;
-  o.iterations = 3;
+  o.iterations = iterations;
   o.warmup = 1;
-  o.repetitions = 2;
+  o.repetitions = repetitions;
   o.seed = 4242;
   o.inject_fault = fault;
   return o;

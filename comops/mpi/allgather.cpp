@@ -4,14 +4,8 @@
 
 namespace comops::mpi {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_allgather(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<BlockExchange<MPI_Allgather>>(comm, args, bufs);
+OpTable allgather_ops() {
+  return op_entries({OpKind::kAllgather}, make_op<BlockExchange<MPI_Allgather>>);
 }
-
-}  // namespace
-
-OpTable allgather_ops() { return op_entries({OpKind::kAllgather}, make_allgather); }
 
 }  // namespace comops::mpi

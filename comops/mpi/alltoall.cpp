@@ -4,14 +4,8 @@
 
 namespace comops::mpi {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_alltoall(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<BlockExchange<MPI_Alltoall>>(comm, args, bufs);
+OpTable alltoall_ops() {
+  return op_entries({OpKind::kAlltoall}, make_op<BlockExchange<MPI_Alltoall>>);
 }
-
-}  // namespace
-
-OpTable alltoall_ops() { return op_entries({OpKind::kAlltoall}, make_alltoall); }
 
 }  // namespace comops::mpi

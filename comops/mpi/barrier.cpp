@@ -1,27 +1,18 @@
 // mpi barrier: MPI_Barrier over the participants.
-#include <mpi.h>
-
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class Barrier final : public OpInstance {
+class Barrier final : public MpiOp {
  public:
-  explicit Barrier(Comm& comm) : comm_(handle_of(comm)) {}
+  using MpiOp::MpiOp;
   void run() override { MPI_Barrier(comm_); }
-
- private:
-  MPI_Comm comm_;
 };
-
-std::unique_ptr<OpInstance> make_barrier(Comm& comm, const Args&, Buffers&) {
-  return std::make_unique<Barrier>(comm);
-}
 
 }  // namespace
 
-OpTable barrier_ops() { return op_entries({OpKind::kBarrier}, make_barrier); }
+OpTable barrier_ops() { return op_entries({OpKind::kBarrier}, make_op<Barrier>); }
 
 }  // namespace comops::mpi

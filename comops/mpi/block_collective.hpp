@@ -3,9 +3,7 @@
 // MPI_Allgather (every rank sends and receives).
 #pragma once
 
-#include <mpi.h>
-
-#include "comops/mpi_common/mpi_comm.hpp"
+#include "comops/mpi/mpi_op.hpp"
 
 namespace comops::mpi {
 
@@ -14,33 +12,28 @@ using BlockCollectiveFn = int (*)(const void*, int, MPI_Datatype, void*, int, MP
 using BlockExchangeFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
 
 template <BlockCollectiveFn Fn>
-class BlockCollective final : public OpInstance {
+class BlockCollective final : public MpiOp {
  public:
   BlockCollective(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), root_(args.root), bytes_(mpi_count(args.bytes)), bufs_(bufs) {}
+      : MpiOp(comm, args, bufs), bytes_(mpi_count(args.bytes)) {}
   void run() override {
-    Fn(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, root_, comm_);
+    Fn(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, args_.root, comm_);
   }
 
  private:
-  MPI_Comm comm_;
-  int root_;
-  int bytes_;
-  Buffers& bufs_;
+  const int bytes_;
 };
 
 /// The rootless shape: a block (per receiver for alltoall) from every rank to every rank.
 template <BlockExchangeFn Fn>
-class BlockExchange final : public OpInstance {
+class BlockExchange final : public MpiOp {
  public:
   BlockExchange(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)), bytes_(mpi_count(args.bytes)), bufs_(bufs) {}
+      : MpiOp(comm, args, bufs), bytes_(mpi_count(args.bytes)) {}
   void run() override { Fn(bufs_.send, bytes_, MPI_BYTE, bufs_.recv, bytes_, MPI_BYTE, comm_); }
 
  private:
-  MPI_Comm comm_;
-  int bytes_;
-  Buffers& bufs_;
+  const int bytes_;
 };
 
 }  // namespace comops::mpi

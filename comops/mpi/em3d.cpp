@@ -3,18 +3,18 @@
 // values sent point to point to the ranks that read them before each half-step.
 #include "comops/apps/em3d/app_params.hpp"
 #include "comops/apps/em3d/mpi_kernel.hpp"
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class Em3d final : public OpInstance {
+class Em3d final : public MpiOp {
  public:
   Em3d(Comm& comm, const Args& args, Buffers& bufs)
-      : bufs_(bufs),
+      : MpiOp(comm, args, bufs),
         nodes_(em3d::params_of(args).nodes),
-        kernel_(handle_of(comm), em3d::params_of(args), em3d::kGraphSeed) {}
+        kernel_(comm_, em3d::params_of(args), em3d::kGraphSeed) {}
 
   void run() override {
     const std::uint64_t* in = em3d::values_in(bufs_.send);
@@ -23,17 +23,12 @@ class Em3d final : public OpInstance {
   }
 
  private:
-  Buffers& bufs_;
-  std::size_t nodes_;
+  const std::size_t nodes_;
   em3d::MpiKernel kernel_;
 };
 
-std::unique_ptr<OpInstance> make_em3d(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<Em3d>(comm, args, bufs);
-}
-
 }  // namespace
 
-OpTable em3d_ops() { return op_entries({OpKind::kEm3d}, make_em3d); }
+OpTable em3d_ops() { return op_entries({OpKind::kEm3d}, make_op<Em3d>); }
 
 }  // namespace comops::mpi

@@ -4,14 +4,8 @@
 
 namespace comops::mpi {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_gather(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<BlockCollective<MPI_Gather>>(comm, args, bufs);
+OpTable gather_ops() {
+  return op_entries({OpKind::kGather}, make_op<BlockCollective<MPI_Gather>>);
 }
-
-}  // namespace
-
-OpTable gather_ops() { return op_entries({OpKind::kGather}, make_gather); }
 
 }  // namespace comops::mpi

@@ -3,24 +3,18 @@
 // rank multiplies its rows of A by the whole of B from its own memory.
 #include "comops/apps/matmul.hpp"
 
-#include <mpi.h>
-
 #include <vector>
 
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class Matmul final : public OpInstance {
+class Matmul final : public MpiOp {
  public:
   Matmul(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)),
-        rank_(comm.rank()),
-        n_(apps::matmul_n(args)),
-        bufs_(bufs),
-        b_(n_ * n_) {
+      : MpiOp(comm, args, bufs), n_(apps::matmul_n(args)), b_(n_ * n_) {
     rows_ = apps::matmul_rows(n_, args.np, rank_);
     for (int r = 0; r < args.np; ++r) {
       const apps::RowBlock block = apps::matmul_rows(n_, args.np, r);
@@ -38,21 +32,14 @@ class Matmul final : public OpInstance {
   }
 
  private:
-  MPI_Comm comm_;
-  int rank_;
-  std::size_t n_;
-  Buffers& bufs_;
+  const std::size_t n_;
   std::vector<Elem> b_;  // all of B, n x n
   apps::RowBlock rows_;
   std::vector<int> counts_, displs_;  // bytes of each rank's rows of B, and where they go
 };
 
-std::unique_ptr<OpInstance> make_matmul(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<Matmul>(comm, args, bufs);
-}
-
 }  // namespace
 
-OpTable matmul_ops() { return op_entries({OpKind::kMatmul}, make_matmul); }
+OpTable matmul_ops() { return op_entries({OpKind::kMatmul}, make_op<Matmul>); }
 
 }  // namespace comops::mpi

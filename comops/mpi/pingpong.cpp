@@ -3,41 +3,30 @@
 // posts MPI_Irecv for the answer, then MPI_Isend, and waits for both with MPI_Waitall; rank 1
 // posts MPI_Irecv, waits for the ping (the answer may leave only after it, or the round trip
 // would be an exchange), then MPI_Isend and MPI_Wait.
-#include <mpi.h>
-
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class Pingpong final : public OpInstance {
+class Pingpong final : public MpiOp {
  public:
   Pingpong(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)),
-        rank_(comm.rank()),
+      : MpiOp(comm, args, bufs),
         bytes_(mpi_count(args.bytes)),
-        nonblocking_(args.op == OpKind::kPingpongNb),
-        bufs_(bufs) {}
+        nonblocking_(args.op == OpKind::kPingpongNb) {}
   void run() override {
     if (rank_ > 1) return;
-    const int peer = 1 - rank_;
-    if (nonblocking_) {
-      constexpr int kTag = 2;
-      MPI_Request req[2];
-      if (rank_ == 0) {
-        MPI_Irecv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, &req[0]);
-        MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
-        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-      } else {
-        MPI_Irecv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, &req[0]);
-        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
-        MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
-        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
-      }
-      return;
-    }
+    if (nonblocking_)
+      run_nonblocking();
+    else
+      run_blocking();
+  }
+
+ private:
+  void run_blocking() {
     constexpr int kTag = 1;
+    const int peer = 1 - rank_;
     if (rank_ == 0) {
       MPI_Send(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_);
       MPI_Recv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
@@ -47,22 +36,29 @@ class Pingpong final : public OpInstance {
     }
   }
 
- private:
-  MPI_Comm comm_;
-  int rank_;
-  int bytes_;
-  bool nonblocking_;
-  Buffers& bufs_;
-};
+  void run_nonblocking() {
+    constexpr int kTag = 2;
+    const int peer = 1 - rank_;
+    MPI_Request req[2];
+    MPI_Irecv(bufs_.recv, bytes_, MPI_BYTE, peer, kTag, comm_, &req[0]);
+    if (rank_ == 0) {
+      MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
+      MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    } else {
+      MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+      MPI_Isend(bufs_.send, bytes_, MPI_BYTE, peer, kTag, comm_, &req[1]);
+      MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+    }
+  }
 
-std::unique_ptr<OpInstance> make_pingpong(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<Pingpong>(comm, args, bufs);
-}
+  const int bytes_;
+  const bool nonblocking_;
+};
 
 }  // namespace
 
 OpTable pingpong_ops() {
-  return op_entries({OpKind::kPingpong, OpKind::kPingpongNb}, make_pingpong);
+  return op_entries({OpKind::kPingpong, OpKind::kPingpongNb}, make_op<Pingpong>);
 }
 
 }  // namespace comops::mpi

@@ -1,22 +1,18 @@
 // mpi reduce-scatter: MPI_Reduce_scatter of 64-bit integers with MPI_MAX or MPI_SUM; participant
 // i receives block i of the reduced vector, split as osu_reduce_scatter splits it
 // (reduce_scatter_block in comops/op.hpp).
-#include <mpi.h>
-
 #include <vector>
 
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class ReduceScatterOp final : public OpInstance {
+class ReduceScatterOp final : public MpiOp {
  public:
   ReduceScatterOp(Comm& comm, const Args& args, Buffers& bufs)
-      : comm_(handle_of(comm)),
-        op_(reduction_of(args.op) == Reduce::kSum ? MPI_SUM : MPI_MAX),
-        bufs_(bufs) {
+      : MpiOp(comm, args, bufs), op_(reduction()) {
     for (int r = 0; r < args.np; ++r)
       counts_.push_back(mpi_count(reduce_scatter_block(args.count, args.np, r).count));
   }
@@ -25,20 +21,15 @@ class ReduceScatterOp final : public OpInstance {
   }
 
  private:
-  MPI_Comm comm_;
-  MPI_Op op_;
+  const MPI_Op op_;
   std::vector<int> counts_;  // recvcounts: every participant's block
-  Buffers& bufs_;
 };
-
-std::unique_ptr<OpInstance> make_reduce_scatter(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<ReduceScatterOp>(comm, args, bufs);
-}
 
 }  // namespace
 
 OpTable reduce_scatter_ops() {
-  return op_entries({OpKind::kReduceScatterMax, OpKind::kReduceScatterSum}, make_reduce_scatter);
+  return op_entries({OpKind::kReduceScatterMax, OpKind::kReduceScatterSum},
+                    make_op<ReduceScatterOp>);
 }
 
 }  // namespace comops::mpi

@@ -5,25 +5,23 @@
 // after the origin's operations, so the window is exposed only inside the call.
 #include "comops/rma.hpp"
 
-#include <mpi.h>
-
 #include <exception>
 
+#include "comops/mpi/mpi_op.hpp"
 #include "comops/mpi/ops.hpp"
-#include "comops/mpi_common/mpi_comm.hpp"
 
 namespace comops::mpi {
 namespace {
 
-class Rma final : public OpInstance {
+class Rma final : public MpiOp {
  public:
   Rma(Comm& comm, const Args& args, Buffers& bufs)
-      : shape_(rma_shape(args.op, args.bytes)),
-        rank_(comm.rank()),
+      : MpiOp(comm, args, bufs),
+        shape_(rma_shape(args.op, args.bytes)),
         bytes_(mpi_count(args.bytes)),
         local_(shape_.put ? reinterpret_cast<char*>(bufs.send)
                           : reinterpret_cast<char*>(bufs.recv)) {
-    MPI_Comm_split(handle_of(comm), rank_ < 2 ? 0 : MPI_UNDEFINED, rank_, &pair_);
+    MPI_Comm_split(comm_, rank_ < 2 ? 0 : MPI_UNDEFINED, rank_, &pair_);
     if (pair_ == MPI_COMM_NULL) return;
     void* base = nullptr;
     MPI_Aint exposed = 0;
@@ -62,24 +60,19 @@ class Rma final : public OpInstance {
   }
 
  private:
-  RmaShape shape_;
-  int rank_;
-  int bytes_;
-  char* local_;  // the origin's side: its send (put) or receive (get) buffer
+  const RmaShape shape_;
+  const int bytes_;
+  char* const local_;  // the origin's side: its send (put) or receive (get) buffer
   MPI_Comm pair_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
 };
-
-std::unique_ptr<OpInstance> make_rma(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<Rma>(comm, args, bufs);
-}
 
 }  // namespace
 
 OpTable rma_ops() {
   return op_entries({OpKind::kPut, OpKind::kGet, OpKind::kPutBw, OpKind::kGetBw, OpKind::kPutFence,
                      OpKind::kGetFence, OpKind::kPutFenceBw, OpKind::kGetFenceBw},
-                    make_rma);
+                    make_op<Rma>);
 }
 
 }  // namespace comops::mpi

@@ -4,14 +4,8 @@
 
 namespace comops::mpi {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_scatter(Comm& comm, const Args& args, Buffers& bufs) {
-  return std::make_unique<BlockCollective<MPI_Scatter>>(comm, args, bufs);
+OpTable scatter_ops() {
+  return op_entries({OpKind::kScatter}, make_op<BlockCollective<MPI_Scatter>>);
 }
-
-}  // namespace
-
-OpTable scatter_ops() { return op_entries({OpKind::kScatter}, make_scatter); }
 
 }  // namespace comops::mpi

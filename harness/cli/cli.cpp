@@ -13,6 +13,7 @@
 #include "harness/ops/app_options.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "harness/ops/op_selection.hpp"
+#include "harness/util/comma_list.hpp"
 #include "harness/util/sizes.hpp"
 
 namespace comops {
@@ -44,16 +45,8 @@ void apply_osu_sizes(const std::string& text, std::string& min_text, std::string
 
 std::vector<std::string> split_list(const std::vector<std::string>& items) {
   std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::size_t start = 0;
-    while (start <= item.size()) {
-      const auto comma = item.find(',', start);
-      const auto end = comma == std::string::npos ? item.size() : comma;
-      if (end > start) out.push_back(item.substr(start, end - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  }
+  for (const auto& item : items)
+    for (auto& word : comma_items(item)) out.push_back(std::move(word));
   return out;
 }
 

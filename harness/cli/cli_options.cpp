@@ -13,11 +13,12 @@
 namespace comops {
 namespace {
 
-// Paragraphs, wrapped by HelpFormatter.
-constexpr const char* kFooter =
-    R"(The default run: every backend (mpi; shm with the staged and direct schemes on threads; shmp
-with them on processes of one node; swcc with 64-byte blocks) and every op (reduce = max), at 8 B to 8 MiB in powers of two with --size-np participants;
-then, when --np comes to more than one count (2, 4, 8, ... up to the cores), each op's
+// The --help footer after its first words, "The default run: every backend (NAMES)", whose names
+// come from the families (footer()). Paragraphs, wrapped by HelpFormatter.
+constexpr const char* kFooterAfterBackends =
+    R"(, each with its
+options' defaults, and every op (reduce = max), at 8 B to 8 MiB in powers of two with --size-np
+participants; then, when --np comes to more than one count (2, 4, 8, ... up to the cores), each op's
 time-versus-nprocs table at 800K (--np-bytes); the barrier has only that table.
 
 Definitions: every table prints its op's definition (time, bandwidth, what the size is) under
@@ -312,6 +313,13 @@ void add_osu_aliases(CommandLine& cl) {
       ->excludes(app.get_option("--warmup"));
 }
 
+// The --help footer: the default run names every backend family, in --backend=all's order.
+std::string footer(const std::vector<std::unique_ptr<BackendFamily>>& families) {
+  std::string names;
+  for (const auto& f : families) names += (names.empty() ? "" : ", ") + f->name();
+  return "The default run: every backend (" + names + ")" + kFooterAfterBackends;
+}
+
 // The --help groups; the backends' own options name theirs (shm backend, swcc backend).
 void assign_groups(CLI::App& app) {
   app.get_help_ptr()->group(kGeneral);
@@ -328,7 +336,6 @@ CommandLine::CommandLine()
           "time-versus-nprocs tables.",
           "comops"} {
   app.formatter(std::make_shared<HelpFormatter>());
-  app.footer(kFooter);
   app.set_version_flag("--version", "comops 0.1.0");
 }
 
@@ -346,6 +353,7 @@ void define_options(CommandLine& cl, std::vector<std::unique_ptr<BackendFamily>>
   add_family_options(cl, families);
   add_osu_aliases(cl);
   assign_groups(cl.app);
+  cl.app.footer(footer(families));
 }
 
 }  // namespace comops

@@ -5,21 +5,10 @@
 
 #include <algorithm>
 
+#include "harness/util/comma_list.hpp"
+
 namespace comops {
 namespace {
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = text.find(',', start);
-    const auto end = comma == std::string::npos ? text.size() : comma;
-    if (end > start) out.push_back(text.substr(start, end - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 std::int64_t parse_value(const std::string& option, const AppParam& p, const std::string& s) {
   std::size_t used = 0;
@@ -82,7 +71,8 @@ std::vector<AppParams> expand_app_params(const OpDescriptor& app,
     const AppParam& p = app.params[i];
     const std::string option = app_param_option(app, p);
     std::vector<std::int64_t> values;
-    for (const std::string& s : split(i < texts.size() ? texts[i] : std::string(p.defaults))) {
+    const std::string text = i < texts.size() ? texts[i] : std::string(p.defaults);
+    for (const std::string& s : comma_items(text)) {
       const std::int64_t v = parse_value(option, p, s);
       if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     }

@@ -247,34 +247,22 @@ OpDescriptor broadcast_descriptor() {
           .definition = kCollectiveTime};
 }
 
-OpDescriptor reduce_max_descriptor() {
-  return {.kind = OpKind::kReduceMax,
-          .name = "reduce-max",
-          .set = OpSet::kComops,
-          .rooting = Rooting::kRooted,
-          .reduction = {.word = "reduce", .alias = "max"},
-          .min_np = 1,
-          .send_count = block,
-          .recv_count = at_root,
-          .fill = fill_pattern,
-          .expected = max_expected,
-          .fault_rank = root_receives,
-          .bw_factor = one_block,
-          .ceiling_shared_by = one_sender_each,
-          .definition = kCollectiveTime};
-}
+// The exact value of a reduction's received element (max_expected, sum_expected).
+using ExpectedFn = Elem (*)(const Args&, int, std::uint64_t, std::size_t);
 
-OpDescriptor reduce_sum_descriptor() {
-  return {.kind = OpKind::kReduceSum,
-          .name = "reduce-sum",
+// A reduce: the reduction of every participant's block, at the root.
+OpDescriptor reduce_descriptor(OpKind kind, std::string_view name, std::string_view alias,
+                               ExpectedFn expected) {
+  return {.kind = kind,
+          .name = name,
           .set = OpSet::kComops,
           .rooting = Rooting::kRooted,
-          .reduction = {.word = "reduce", .alias = "sum"},
+          .reduction = {.word = "reduce", .alias = alias},
           .min_np = 1,
           .send_count = block,
           .recv_count = at_root,
           .fill = fill_pattern,
-          .expected = sum_expected,
+          .expected = expected,
           .fault_rank = root_receives,
           .bw_factor = one_block,
           .ceiling_shared_by = one_sender_each,
@@ -357,30 +345,17 @@ OpDescriptor barrier_descriptor() {
           .definition = kBarrierTime};
 }
 
-OpDescriptor allreduce_max_descriptor() {
-  return {.kind = OpKind::kAllreduceMax,
-          .name = "allreduce-max",
-          .reduction = {.word = "allreduce", .alias = "max"},
+// An allreduce: the reduction of every participant's block, at every participant.
+OpDescriptor allreduce_descriptor(OpKind kind, std::string_view name, std::string_view alias,
+                                  ExpectedFn expected) {
+  return {.kind = kind,
+          .name = name,
+          .reduction = {.word = "allreduce", .alias = alias},
           .min_np = 1,
           .send_count = block,
           .recv_count = block,
           .fill = fill_pattern,
-          .expected = max_expected,
-          .fault_rank = last_participant,
-          .bw_factor = one_block,
-          .ceiling_shared_by = one_sender_each,
-          .definition = kAllreduceTime};
-}
-
-OpDescriptor allreduce_sum_descriptor() {
-  return {.kind = OpKind::kAllreduceSum,
-          .name = "allreduce-sum",
-          .reduction = {.word = "allreduce", .alias = "sum"},
-          .min_np = 1,
-          .send_count = block,
-          .recv_count = block,
-          .fill = fill_pattern,
-          .expected = sum_expected,
+          .expected = expected,
           .fault_rank = last_participant,
           .bw_factor = one_block,
           .ceiling_shared_by = one_sender_each,
@@ -389,8 +364,7 @@ OpDescriptor allreduce_sum_descriptor() {
 
 // A reduce-scatter: the reduction of every participant's vector, block i to participant i.
 OpDescriptor reduce_scatter_descriptor(OpKind kind, std::string_view name, std::string_view alias,
-                                       Elem (*expected)(const Args&, int, std::uint64_t,
-                                                        std::size_t)) {
+                                       ExpectedFn expected) {
   return {.kind = kind,
           .name = name,
           .reduction = {.word = "reduce-scatter", .alias = alias},
@@ -452,15 +426,15 @@ const std::vector<OpDescriptor>& descriptors() {
           "RTT = round trip between participants 0 and 1; latency = RTT/2; bw = one-way 2 x size "
           "/ RTT; rate = COMOPS size / RTT; GB = 1e9 B; median of repetitions"),
       broadcast_descriptor(),
-      reduce_max_descriptor(),
-      reduce_sum_descriptor(),
+      reduce_descriptor(OpKind::kReduceMax, "reduce-max", "max", max_expected),
+      reduce_descriptor(OpKind::kReduceSum, "reduce-sum", "sum", sum_expected),
       gather_descriptor(),
       scatter_descriptor(),
       alltoall_descriptor(),
       allgather_descriptor(),
       barrier_descriptor(),
-      allreduce_max_descriptor(),
-      allreduce_sum_descriptor(),
+      allreduce_descriptor(OpKind::kAllreduceMax, "allreduce-max", "max", max_expected),
+      allreduce_descriptor(OpKind::kAllreduceSum, "allreduce-sum", "sum", sum_expected),
       reduce_scatter_descriptor(OpKind::kReduceScatterMax, "reduce-scatter-max", "max",
                                 scattered_max),
       reduce_scatter_descriptor(OpKind::kReduceScatterSum, "reduce-scatter-sum", "sum",

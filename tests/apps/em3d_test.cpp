@@ -24,7 +24,7 @@ namespace {
 
 using test::create;
 using test::every_backend;
-using test::quick;
+using test::app_quick;
 using test::world_rank;
 using test::world_size;
 
@@ -49,7 +49,7 @@ TEST(AppsEm3d, ExactOnEveryBackendAndFaultFound) {
     for (const AppParams& p : {params(40, 4, 0, 3, 0), params(40, 4, 10, 3, 0),
                                params(37, 5, 50, 2, 1), params(9, 3, 100, 2, 0)})
       for (bool fault : {false, true}) {
-        const PointResult r = measure_point(*be, em3d(np, p), quick(fault), pinning);
+        const PointResult r = measure_point(*be, em3d(np, p), app_quick(fault), pinning);
         if (world_rank() != 0) continue;
         EXPECT_EQ(r.wrong, fault ? 1 : 0) << be->label() << " remote " << p[2].second << " np "
                                           << np << (fault ? " with fault" : "");
@@ -65,9 +65,9 @@ TEST(AppsEm3d, CountersWithAndWithoutRemoteEdges) {
   std::int64_t cached = 0, sc = 0;
   for (auto& be : create(make_swcc_family(), {"--block-size=64", "--uncached"})) {
     const PointResult local =
-        measure_point(*be, em3d(np, params(64, 4, 0, 2, 0)), quick(false), pinning);
+        measure_point(*be, em3d(np, params(64, 4, 0, 2, 0)), app_quick(false), pinning);
     const PointResult remote =
-        measure_point(*be, em3d(np, params(64, 8, 50, 2, 0)), quick(false), pinning);
+        measure_point(*be, em3d(np, params(64, 8, 50, 2, 0)), app_quick(false), pinning);
     if (world_rank() != 0) continue;
     ASSERT_EQ(local.counters.size(), 8u);
     EXPECT_EQ(local.counters[2].first, "messages");

@@ -13,6 +13,7 @@
 #include "comops/shm/backend.hpp"
 #include "comops/swcc/backend.hpp"
 #include "harness/measure/measure.hpp"
+#include "tests/op_test_util.hpp"
 
 namespace comops::test {
 
@@ -37,15 +38,8 @@ inline std::vector<std::unique_ptr<Backend>> every_backend() {
   return all;
 }
 
-/// Two timed iterations after one warm-up, one repetition, seed 7; `fault`: corrupt one result.
-inline MeasureOptions quick(bool fault) {
-  MeasureOptions o;
-  o.iterations = 2;
-  o.warmup = 1;
-  o.repetitions = 1;
-  o.seed = 7;
-  o.inject_fault = fault;
-  return o;
-}
+/// Two timed iterations after one warm-up, one repetition (an application's point is long);
+/// `fault`: corrupt one result.
+inline MeasureOptions app_quick(bool fault) { return test::quick(fault, 2, 1); }
 
 }  // namespace comops::test

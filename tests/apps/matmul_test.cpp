@@ -26,7 +26,7 @@ namespace {
 
 using test::create;
 using test::every_backend;
-using test::quick;
+using test::app_quick;
 using test::world_rank;
 using test::world_size;
 
@@ -48,7 +48,7 @@ TEST(AppsMatmul, ExactOnEveryBackendAndFaultFound) {
     if (!sc) orders.push_back(61);
     for (std::int64_t n : orders)
       for (bool fault : {false, true}) {
-        const PointResult r = measure_point(*be, matmul(np, n), quick(fault), pinning);
+        const PointResult r = measure_point(*be, matmul(np, n), app_quick(fault), pinning);
         if (world_rank() != 0) continue;
         EXPECT_EQ(r.wrong, fault ? 1 : 0)
             << be->label() << " n=" << n << " np=" << np << (fault ? " with fault" : "");
@@ -64,7 +64,7 @@ TEST(AppsMatmul, CachingSavesMessagesOverUncached) {
   const int np = world_size();
   std::int64_t cached_messages = 0, sc_messages = 0, cached_hits = 0;
   for (auto& be : create(make_swcc_family(), {"--block-size=64", "--uncached"})) {
-    const PointResult r = measure_point(*be, matmul(np, 24), quick(false), pinning);
+    const PointResult r = measure_point(*be, matmul(np, 24), app_quick(false), pinning);
     if (world_rank() != 0) continue;
     ASSERT_EQ(r.counters.size(), 8u);
     EXPECT_EQ(r.counters[0].first, "hits");

@@ -135,6 +135,49 @@ TEST(Readme, OptionTableMatchesHelp) {
         << "the option table of docs/running.md has " << names << ", --help does not";
 }
 
+// The backends `comops --help` lists under --backend ("  NAME: description" lines of its entry)
+// are the ones the `--backend` row of docs/running.md names, in the same order.
+TEST(Readme, BackendRowNamesEveryBackendOfHelp) {
+  const Outcome o = comops("--help");
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::vector<std::string> help_names;
+  std::istringstream lines(o.out.substr(o.out.find("  --backend LIST")));
+  std::string line;
+  std::getline(lines, line);
+  static const std::regex kFamily(R"(^ {30}([a-z]+): )");
+  for (std::smatch m; std::getline(lines, line) && line.rfind("  -", 0) != 0;)
+    if (std::regex_search(line, m, kFamily)) help_names.push_back(m[1].str());
+  ASSERT_GE(help_names.size(), 2u) << o.out;
+
+  const std::string doc = slurp(kRepo / "docs" / "running.md");
+  const auto at = doc.find("\n| `--backend` | ");
+  ASSERT_NE(at, std::string::npos) << "no --backend row in docs/running.md";
+  const std::string cell = doc.substr(at + 17, doc.find(" |", at + 17) - at - 17);
+  std::vector<std::string> doc_names;
+  static const std::regex kWord("`([a-z]+)`");
+  for (std::sregex_iterator it(cell.begin(), cell.end(), kWord), end; it != end; ++it)
+    if ((*it)[1].str() != "all") doc_names.push_back((*it)[1].str());
+  EXPECT_EQ(doc_names, help_names) << "docs/running.md's --backend row: " << cell;
+}
+
+// Runs of whitespace as one space.
+std::string squeezed(const std::string& text) {
+  return trim(std::regex_replace(text, std::regex(R"(\s+)"), " "));
+}
+
+// The iteration rule is written once, in --help's footer; docs/running.md quotes it.
+TEST(Readme, IterationRuleIsQuotedFromHelp) {
+  const Outcome o = comops("--help");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto from = o.out.find("\nDefault iterations: ");
+  ASSERT_NE(from, std::string::npos) << o.out;
+  const std::string rule = squeezed(o.out.substr(from, o.out.find("\n\n", from + 1) - from));
+  const std::string doc = slurp(kRepo / "docs" / "running.md");
+  const auto quote = doc.find("\n> Default iterations: ");
+  ASSERT_NE(quote, std::string::npos) << "docs/running.md quotes no iteration rule";
+  EXPECT_EQ(squeezed(doc.substr(quote + 3, doc.find('\n', quote + 1) - quote - 3)), rule);
+}
+
 // GitHub's anchor of a Markdown heading's text: lower case, every character but letters, digits,
 // spaces, '-' and '_' dropped (bytes of non-ASCII letters such as µ kept), spaces as '-'.
 std::string anchor_of(const std::string& heading) {

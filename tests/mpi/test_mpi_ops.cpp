@@ -15,36 +15,19 @@
 #include "harness/measure/measure.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "tests/mpi_world.hpp"
+#include "tests/op_test_util.hpp"
 
 namespace comops {
 namespace {
 
+using test::point;
+using test::quick;
 using test::world_rank;
 using test::world_size;
 
 std::unique_ptr<Backend> mpi_backend() {
   auto backends = make_mpi_family()->create();
   return std::move(backends.front());
-}
-
-Args point(OpKind op, int np, std::size_t bytes) {
-  Args a;
-  a.op = op;
-  a.np = np;
-  a.bytes = bytes;
-  a.count = bytes / kElemBytes;
-  a.window = 5;  // stream-bw: 5 messages per window, each its own data (the others ignore it)
-  return a;
-}
-
-MeasureOptions quick(bool fault = false) {
-  MeasureOptions o;
-  o.iterations = 3;
-  o.warmup = 1;
-  o.repetitions = 2;
-  o.seed = 42;
-  o.inject_fault = fault;
-  return o;
 }
 
 class MpiOps : public testing::TestWithParam<OpKind> {};

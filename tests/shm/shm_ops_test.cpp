@@ -17,6 +17,7 @@
 #include "harness/ops/op_descriptors.hpp"
 #include "harness/ops/op_queries.hpp"
 #include "harness/runtime/pinning.hpp"
+#include "tests/op_test_util.hpp"
 #include "tests/shm/shm_test_util.hpp"
 
 namespace comops {
@@ -83,13 +84,9 @@ std::string point_name(const testing::TestParamInfo<Point>& info) {
          std::to_string(p.bytes) + "B_root" + std::to_string(p.root);
 }
 
+// Many iterations at small sizes: the staged and direct schemes' waits run often enough to race.
 MeasureOptions quick_options(std::size_t bytes) {
-  MeasureOptions o;
-  o.iterations = bytes >= (64u << 10) ? 8 : 200;
-  o.warmup = 2;
-  o.repetitions = 2;
-  o.seed = 12345;
-  return o;
+  return test::quick(false, bytes >= (64u << 10) ? 8 : 200);
 }
 
 const Pinning& no_pinning() {
@@ -126,10 +123,7 @@ class ShmMeasureFault : public testing::TestWithParam<Point> {};
 TEST_P(ShmMeasureFault, InjectedFaultIsDetected) {
   const Point& p = GetParam();
   const Args args = make_args(p.op, p.np, p.bytes, p.root);
-  MeasureOptions o = quick_options(p.bytes);
-  o.iterations = 3;
-  o.inject_fault = true;
-  const PointResult r = measure_point(backend(p.scheme), args, o, no_pinning());
+  const PointResult r = measure_point(backend(p.scheme), args, test::quick(true), no_pinning());
   EXPECT_EQ(r.wrong, 1);  // the one element the harness flipped, nothing else
 }
 
@@ -181,9 +175,7 @@ TEST(ShmOversubscribed, FourBoundThreadsOnFewCores) {
     for (OpKind op : all_ops()) {
       if (!bind_op(backend(scheme), op)) continue;
       const Args args = make_args(op, 4, op_moves_data(op) ? 4096 : 0);
-      MeasureOptions o = quick_options(args.bytes);
-      o.iterations = 100;
-      const PointResult r = measure_point(backend(scheme), args, o, pinning);
+      const PointResult r = measure_point(backend(scheme), args, test::quick(false, 100), pinning);
       EXPECT_EQ(r.wrong, 0) << scheme << " " << op_name(op);
       EXPECT_EQ(r.cores.size(), 4u);
     }

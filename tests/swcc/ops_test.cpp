@@ -10,6 +10,7 @@
 #include "comops/swcc/backend.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/ops/op_binder.hpp"
+#include "tests/op_test_util.hpp"
 #include "harness/ops/op_queries.hpp"
 
 namespace comops {
@@ -150,10 +151,7 @@ TEST(SwccOps, ThroughTheHarness) {
       a.np = world;
       a.bytes = 512;
       a.count = a.bytes / kElemBytes;
-      MeasureOptions o;
-      o.iterations = 2;
-      o.warmup = 1;
-      o.repetitions = 2;
+      MeasureOptions o = test::quick(false, 2);
       for (bool fault : {false, true}) {
         o.inject_fault = fault;
         const PointResult r = measure_point(*be, a, o, pinning);
@@ -187,10 +185,7 @@ TEST(SwccOps, EveryTimedPutInvalidatesEveryReadersCopy) {
       a.np = world;
       a.bytes = 65536;
       a.count = a.bytes / kElemBytes;
-      MeasureOptions o;
-      o.iterations = 3;
-      o.warmup = 1;
-      o.repetitions = 2;
+      const MeasureOptions o = test::quick();
       const PointResult r = measure_point(*be, a, o, pinning);
       if (rank != 0) continue;
       const std::int64_t block = be->context()["block_bytes"];
@@ -229,10 +224,7 @@ TEST(SwccOps, BackToBackValidationFindsAMissingClosingBarrier) {
         single_wrong = comm.allreduce(run_between_barriers(*be, comm, a).wrong, Reduce::kSum);
       });
       // The validation of measure_point: two operations back to back.
-      MeasureOptions o;
-      o.iterations = 2;
-      o.warmup = 1;
-      o.repetitions = 1;
+      const MeasureOptions o = test::quick(false, 2, 1);
       const PointResult r = measure_point(*be, a, o, pinning);
       if (rank != 0) continue;
       EXPECT_EQ(single_wrong, 0) << what;

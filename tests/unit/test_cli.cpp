@@ -428,8 +428,18 @@ TEST(CliHelp, DefaultsAndTheDefaultRun) {
   EXPECT_NE(help.find("  -r,--repetitions N        Timed repetitions per point (default: 5)\n"),
             std::string::npos)
       << help;
-  EXPECT_NE(help.find("The default run: every backend"), std::string::npos);
   EXPECT_NE(help.find("time-versus-nprocs table at 800K (--np-bytes)"), std::string::npos);
+}
+
+// The footer's default run names every family, in --backend=all's order, from the families
+// themselves: a new backend cannot be left out of it.
+TEST(CliHelp, TheDefaultRunNamesEveryBackendFamily) {
+  std::string names;
+  for (const auto& n : family_names()) names += (names.empty() ? "" : ", ") + n;
+  ASSERT_EQ(names.rfind("mpi", 0), 0u) << names;
+  EXPECT_NE(help_text().find("The default run: every backend (" + names + "), each with its"),
+            std::string::npos)
+      << help_text();
 }
 
 TEST(HelpFormatter, WrapLines) {

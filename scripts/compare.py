@@ -40,6 +40,7 @@ import argparse
 import json
 import math
 import sys
+from typing import NamedTuple
 
 import comops_results as cr
 
@@ -256,7 +257,20 @@ def backend_label(backend, base, new):
     return backend
 
 
-def main(argv=None):
+# -- the command -------------------------------------------------------------------------------
+
+class Comparison(NamedTuple):
+    """The two runs matched point by point (what the table, the notes and --json show)."""
+    points: list  # a judge() dict per point both runs have, in row_order()
+    only_base: list  # the points (keys) only the baseline has
+    only_new: list
+    wrong_base: dict  # point name: wrong elements, the rows of the baseline with wrong > 0
+    wrong_new: dict
+    differences: list  # context_differences()
+
+
+def parse_args(argv):
+    """The command line's options; a bad one exits 2 through argparse."""
     parser = argparse.ArgumentParser(
         prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", metavar="BASELINE", help="comops results JSON (reference)")
@@ -278,47 +292,47 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.threshold < 0 or not 0 < args.alpha < 1:
         parser.error("--threshold must be >= 0 and --alpha between 0 and 1")
+    return args
 
-    try:
-        base = cr.load(args.baseline)
-        new = cr.load(args.new)
-    except cr.ResultsError as e:
-        return error(e, 2)
+
+def chosen_names(args, base, new):
+    """(ops, backends): the sets --op and --backend choose among the points of either run,
+    None for an option not given; ValueError names an unknown one."""
     everything = set(base.rows) | set(new.rows)
-    try:
-        ops = _names(args.op, "op", {p[1] for p in everything}) if args.op else None
-        backends = (_names(args.backend, "backend", {p[0] for p in everything},
-                           cr.backend_family) if args.backend else None)
-    except ValueError as e:
-        return error(e, 2)
+    ops = _names(args.op, "op", {p[1] for p in everything}) if args.op else None
+    backends = (_names(args.backend, "backend", {p[0] for p in everything},
+                       cr.backend_family) if args.backend else None)
+    return ops, backends
 
-    def wanted(point):
-        return (ops is None or point[1] in ops) and (backends is None or point[0] in backends)
 
-    base_points = [p for p in base.points() if wanted(p)]
-    new_points = [p for p in new.points() if wanted(p)]
-    common = [p for p in base_points if p in new.rows]
-    if not common:
-        chosen = " of the chosen ops and backends" if ops or backends else ""
-        return error(f"{cr.show_path(args.baseline)} and {cr.show_path(args.new)} have no point "
-                     f"(backend, op, np, bytes){chosen} in common ({len(base_points)} and "
-                     f"{len(new_points)} points)", 2)
+def chosen_points(results, ops, backends):
+    """The points of results (in its order) of the chosen ops and backends (None: all)."""
+    return [p for p in results.points()
+            if (ops is None or p[1] in ops) and (backends is None or p[0] in backends)]
 
+
+def compare_runs(base, new, base_points, new_points, args):
+    """The Comparison of the chosen points of both runs."""
     points = []
-    for point in common:
+    for point in (p for p in base_points if p in new.rows):
         row = {"point": cr.key_name(point), "backend": point[0], "op": point[1], "np": point[2],
                "bytes": point[3]}
         row.update(judge(base.rows[point], new.rows[point], args.alpha, args.threshold))
         points.append(row)
     points.sort(key=row_order)
-    only_base = [p for p in base_points if p not in new.rows]
-    only_new = [p for p in new_points if p not in base.rows]
-    wrong_new = {cr.key_name(p): new.rows[p]["wrong"] for p in new_points
-                 if new.rows[p].get("wrong")}
-    wrong_base = {cr.key_name(p): base.rows[p]["wrong"] for p in base_points
-                  if base.rows[p].get("wrong")}
-    differences = context_differences(base, new)
+    return Comparison(
+        points=points,
+        only_base=[p for p in base_points if p not in new.rows],
+        only_new=[p for p in new_points if p not in base.rows],
+        wrong_base={cr.key_name(p): base.rows[p]["wrong"] for p in base_points
+                    if base.rows[p].get("wrong")},
+        wrong_new={cr.key_name(p): new.rows[p]["wrong"] for p in new_points
+                   if new.rows[p].get("wrong")},
+        differences=context_differences(base, new))
 
+
+def print_header(args, differences):
+    """The files, what differs between the runs' contexts, the threshold and the filters."""
     print(f"baseline: {args.baseline}\nnew:      {args.new}")
     if differences:
         width = max(len(d[0]) for d in differences)
@@ -331,6 +345,10 @@ def main(argv=None):
                                                              ("--backend", args.backend)) if value)
     print(f"threshold {args.threshold:.0%} slower, alpha {args.alpha}{filters}\n"
           "times: median headline time over repetitions in us (ping-pong: round trip)\n")
+
+
+def print_table(points, base, new):
+    """One row per compared point, its columns aligned (the numbers to the right)."""
     table = [("op", "backend", "np", "size", "base_us", "new_us", "ratio", "p-value", "test",
               "verdict")]
     for p in points:
@@ -346,7 +364,9 @@ def main(argv=None):
         print("  ".join(f"{c:>{w}}" if i in right else f"{c:<{w}}"
                         for i, (c, w) in enumerate(zip(r, widths))).rstrip())
 
-    counts = {v: sum(p["verdict"] == v for p in points) for v in VERDICTS}
+
+def print_contended(points, counts):
+    """The notes on the points contended in both runs and in one run only."""
     both = counts["contended"]
     one = sum(p["contended_in"] in ("baseline", "new") for p in points)
     if both:
@@ -355,16 +375,25 @@ def main(argv=None):
     if one:
         print(f"\n{one} point(s) contended in one run only, marked (C baseline) or (C new): their "
               "verdicts\nstand, but a busy machine may explain them")
-    if only_base or only_new:
-        if args.list_unmatched:
-            for title, names in (("only in baseline", only_base), ("only in new", only_new)):
-                if names:
-                    print(f"\n{title} ({len(names)}, not compared):")
-                    for point in names:
-                        print(f"  {point[1]} {point[0]} np {point[2]} {cr.human_bytes(point[3])}")
-        else:
-            print(f"\nnot compared: {len(only_base)} point(s) only in baseline, {len(only_new)} "
-                  "only in new (--list-unmatched lists them)")
+
+
+def print_unmatched(only_base, only_new, list_them):
+    """The points only one run has: listed (--list-unmatched), else counted."""
+    if not (only_base or only_new):
+        return
+    if not list_them:
+        print(f"\nnot compared: {len(only_base)} point(s) only in baseline, {len(only_new)} "
+              "only in new (--list-unmatched lists them)")
+        return
+    for title, names in (("only in baseline", only_base), ("only in new", only_new)):
+        if names:
+            print(f"\n{title} ({len(names)}, not compared):")
+            for point in names:
+                print(f"  {point[1]} {point[0]} np {point[2]} {cr.human_bytes(point[3])}")
+
+
+def print_wrong(wrong_base, wrong_new):
+    """The points with wrong results, in either run."""
     for title, wrong in (("wrong results in baseline (not a failure of NEW)", wrong_base),
                          ("WRONG RESULTS IN NEW", wrong_new)):
         if wrong:
@@ -372,14 +401,19 @@ def main(argv=None):
             for name, count in wrong.items():
                 print(f"  {name}: {count} wrong elements")
 
+
+def verdict_of(comparison, counts, args):
+    """(status, failures): the exit status and what failed, the summary printed on stdout and
+    a regression or nothing judged on one line of stderr."""
+    points = comparison.points
     print(f"\n{len(points)} points compared: " + ", ".join(
         f"{n} {v}" for v, n in counts.items() if n or v not in ("n/a", "contended")))
     failures = []
     if counts["slower"]:
         failures.append(f"{counts['slower']} point(s) significantly slower than "
                         f"+{args.threshold:.0%}")
-    if wrong_new:
-        failures.append(f"{len(wrong_new)} point(s) of NEW with wrong results")
+    if comparison.wrong_new:
+        failures.append(f"{len(comparison.wrong_new)} point(s) of NEW with wrong results")
     status = 1 if failures and not args.report_only else 0
     if failures:
         print(f"{PROG}: {'REGRESSION' if status else 'regression (--report-only)'}: "
@@ -389,23 +423,63 @@ def main(argv=None):
         print(f"{PROG}: nothing could be judged: {counts['contended']} of {len(points)} points "
               "contended in both runs, the others without a time; rerun on a quieter machine"
               + (" (--report-only)" if args.report_only else ""), file=sys.stderr)
+    return status, failures
 
+
+def json_report(args, ops, backends, comparison, counts, failures, status):
+    """The comparison as --json writes it."""
+    c = comparison
+    return {"baseline": args.baseline, "new": args.new, "threshold": args.threshold,
+            "alpha": args.alpha, "ops": sorted(ops, key=cr.op_order) if ops else None,
+            "backends": sorted(backends, key=cr.backend_order) if backends else None,
+            "context_differences": [{"what": w, "baseline": a, "new": b}
+                                    for w, a, b in c.differences],
+            "points": c.points, "only_in_baseline": [cr.key_name(p) for p in c.only_base],
+            "only_in_new": [cr.key_name(p) for p in c.only_new], "wrong_in_new": c.wrong_new,
+            "wrong_in_baseline": c.wrong_base, "counts": counts, "failures": failures,
+            "exit_status": status}
+
+
+def write_json(path, report):
+    """Writes report to path; an error line and status 2 when it cannot, else None."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+    except OSError as e:
+        return error(f"cannot write {cr.show_path(path)} ({e.strerror or e})", 2)
+    return None
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        base = cr.load(args.baseline)
+        new = cr.load(args.new)
+    except cr.ResultsError as e:
+        return error(e, 2)
+    try:
+        ops, backends = chosen_names(args, base, new)
+    except ValueError as e:
+        return error(e, 2)
+    base_points = chosen_points(base, ops, backends)
+    new_points = chosen_points(new, ops, backends)
+    if not any(p in new.rows for p in base_points):
+        chosen = " of the chosen ops and backends" if ops or backends else ""
+        return error(f"{cr.show_path(args.baseline)} and {cr.show_path(args.new)} have no point "
+                     f"(backend, op, np, bytes){chosen} in common ({len(base_points)} and "
+                     f"{len(new_points)} points)", 2)
+    comparison = compare_runs(base, new, base_points, new_points, args)
+    print_header(args, comparison.differences)
+    print_table(comparison.points, base, new)
+    counts = {v: sum(p["verdict"] == v for p in comparison.points) for v in VERDICTS}
+    print_contended(comparison.points, counts)
+    print_unmatched(comparison.only_base, comparison.only_new, args.list_unmatched)
+    print_wrong(comparison.wrong_base, comparison.wrong_new)
+    status, failures = verdict_of(comparison, counts, args)
     if args.json:
-        report = {"baseline": args.baseline, "new": args.new, "threshold": args.threshold,
-                  "alpha": args.alpha, "ops": sorted(ops, key=cr.op_order) if ops else None,
-                  "backends": sorted(backends, key=cr.backend_order) if backends else None,
-                  "context_differences": [{"what": w, "baseline": a, "new": b}
-                                          for w, a, b in differences],
-                  "points": points, "only_in_baseline": [cr.key_name(p) for p in only_base],
-                  "only_in_new": [cr.key_name(p) for p in only_new], "wrong_in_new": wrong_new,
-                  "wrong_in_baseline": wrong_base, "counts": counts, "failures": failures,
-                  "exit_status": status}
-        try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(report, f, indent=2)
-                f.write("\n")
-        except OSError as e:
-            return error(f"cannot write {cr.show_path(args.json)} ({e.strerror or e})", 2)
+        report = json_report(args, ops, backends, comparison, counts, failures, status)
+        return write_json(args.json, report) or status
     return status
 
 

@@ -1,37 +1,54 @@
 #!/usr/bin/python3
-"""The C++ functions longer than a limit.
+"""The C++ and Python functions longer than a limit.
 
   function_length.py [--max N] [--allow FILE:FUNCTION ...] PATH ...
 
-PATH: C++ files, or directories whose .cpp and .hpp files (recursively) are read. A function's
-length runs from its first line (the signature, or the template line above it) to its closing
-brace, blank lines, comments, lambdas and local classes inside it included: what pmccabe counts.
-pmccabe itself reads C, and C++ throws its counts off without a word (a brace or a quote inside a
-raw string, `namespace a::b`, alignas, extern "C"), so this script reads the code itself: it blanks
-comments, string and character literals (raw ones included) and preprocessor lines, each line
-staying where it was, then matches the braces. A brace at namespace or class scope opens a
-function body when the text before it, from the end of the previous declaration, holds a
-parameter list and no `=` before it (a constructor's member initialisers are skipped over); a
-namespace, extern "C", class, struct or union opens a scope that holds functions; anything else
-(an enum, an initialiser) holds none. Braces that do not match are an error, not a guess.
+PATH: C++ or Python files, or directories whose .cpp, .hpp and .py files (recursively, __pycache__
+folders skipped) are read; a file named as a PATH is read whatever its suffix (C++ unless it ends
+in .py).
+
+C++: a function's length runs from its first line (the signature, or the template line above it)
+to its closing brace, blank lines, comments, lambdas and local classes inside it included: what
+pmccabe counts. pmccabe itself reads C, and C++ throws its counts off without a word (a brace or a
+quote inside a raw string, `namespace a::b`, alignas, extern "C"), so this script reads the code
+itself: it blanks comments, string and character literals (raw ones included) and preprocessor
+lines, each line staying where it was, then matches the braces. A brace at namespace or class
+scope opens a function body when the text before it, from the end of the previous declaration,
+holds a parameter list and no `=` before it (a constructor's member initialisers are skipped
+over); a namespace, extern "C", class, struct or union opens a scope that holds functions;
+anything else (an enum, an initialiser) holds none. Braces that do not match are an error, not a
+guess.
+
+Python: the standard library's ast reads the file; each def and async def is a function, from its
+first line (its first decorator's, where it has one) to its last line (end_lineno), blank lines,
+comments, nested functions, classes and lambdas inside it included. A method is named
+Class.method, a function nested in another outer.inner (each enclosing class and function, joined
+by dots); a nested function counts in its parent's lines and is measured on its own as well. The
+LINE reported is the def's. A file that does not parse is an error.
 
 --max N: the most lines a function may have (default 80). --allow FILE:FUNCTION: this function of
-FILE (as the report names both, e.g. harness/ops/op_queries.cpp:comops::table) may be longer; it is named on
-a line "allowed: ..." instead; repeatable.
+FILE (as the report names both, e.g. harness/ops/op_queries.cpp:comops::table or
+scripts/comops_results.py:Results.options) may be longer; it is named on a line
+"allowed: ..." instead; repeatable.
 
 Exit status: 0 no function is too long; 1 some are, each on a line
-"FILE:LINE: FUNCTION is N lines, more than M"; 2 bad usage, or a file that cannot be read or
-whose braces do not match.
+"FILE:LINE: FUNCTION is N lines, more than M"; 2 bad usage, or a file that cannot be read, whose
+braces do not match or (Python) that does not parse: one line on stderr,
+"function_length.py: error: FILE:LINE: ...".
 """
 
 import argparse
+import ast
 import bisect
 import os
 import re
 import sys
+import warnings
 from typing import NamedTuple
 
-SUFFIXES = (".cpp", ".hpp")
+PYTHON_SUFFIX = ".py"
+SUFFIXES = (".cpp", ".hpp", PYTHON_SUFFIX)  # what a directory PATH yields
+SKIPPED_DIRS = ("__pycache__",)
 RAW_PREFIXES = ("R", "u8R", "LR", "uR", "UR")
 CHAR_PREFIXES = ("L", "u", "U", "u8")
 ACCESS = re.compile(r"^\s*(?:(?:public|private|protected)\s*:(?!:)\s*)+")
@@ -50,9 +67,9 @@ NAME = re.compile(
 
 class Function(NamedTuple):
     file: str
-    line: int  # the line of its name (the signature)
+    line: int  # the line of its name (the signature; Python: the def)
     name: str
-    lines: int  # first line (the template line, where there is one) to the closing brace
+    lines: int  # first line (the template line or first decorator, where there is one) to the last
 
 
 class Brace(NamedTuple):
@@ -65,7 +82,12 @@ class Brace(NamedTuple):
     signature: int = 0  # a function's signature line
 
 
-class BraceError(Exception):
+class SourceError(Exception):
+    """A file whose functions cannot be told: braces that do not match, Python that does not
+    parse. Its text is one line, "FILE:LINE: what"."""
+
+
+class BraceError(SourceError):
     pass
 
 
@@ -326,13 +348,39 @@ def functions_in(name, text):
     return Scanner(name, text).run()
 
 
+def python_functions(name, source):
+    """Every function (def, async def) of the Python file `name`, whose text (str or bytes) is
+    `source`, by line; SourceError when it does not parse."""
+    try:
+        with warnings.catch_warnings():  # an invalid escape in a string is not ours to report
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=name)
+    except (SyntaxError, ValueError) as e:  # ValueError: a null byte, an undecodable byte
+        line = getattr(e, "lineno", None)
+        what = " ".join(str(getattr(e, "msg", None) or e).split())
+        raise SourceError(f"{name}:{line or 1}: does not parse as Python ({what})") from None
+    found = []
+
+    def visit(node, outer):  # outer: the names of the classes and functions around node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                found.append(Function(name, child.lineno, ".".join(outer + [child.name]),
+                                      child.end_lineno - first + 1))
+            named = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            visit(child, outer + [child.name] if named else outer)
+
+    visit(tree, [])
+    return sorted(found, key=lambda f: f.line)
+
+
 def sources(paths):
-    """The C++ files named or found under paths, in order, each once."""
+    """The C++ and Python files named or found under paths, in order, each once."""
     found = []
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, files in os.walk(path):
-                dirs.sort()
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
                 found += [os.path.join(root, f) for f in sorted(files) if f.endswith(SUFFIXES)]
         else:
             found.append(path)
@@ -343,14 +391,18 @@ def measure(files):
     """Every function of files, in order."""
     functions = []
     for name in files:
+        if name.endswith(PYTHON_SUFFIX):
+            with open(name, "rb") as f:  # ast reads a coding declaration; UTF-8 without one
+                functions += python_functions(name, f.read())
+            continue
         with open(name, encoding="utf-8", errors="replace") as f:
             functions += functions_in(name, blank(f.read()))
     return functions
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(prog="function_length.py",
-                                     description="C++ functions longer than a limit.")
+    parser = argparse.ArgumentParser(
+        prog="function_length.py", description="C++ and Python functions longer than a limit.")
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.add_argument("--max", type=int, default=80, metavar="N")
     parser.add_argument("--allow", action="append", default=[], metavar="FILE:FUNCTION")
@@ -358,7 +410,7 @@ def main(argv):
     try:
         files = sources(args.paths)
         functions = measure(files)
-    except (OSError, BraceError) as e:
+    except (OSError, SourceError) as e:
         print(f"function_length.py: error: {e}", file=sys.stderr)
         return 2
     allowed = set()

@@ -294,59 +294,98 @@ def chart_figure(machine, op, backend, series):
     hollow markers on contended values (a triangle on the edge for those off the axis), a
     dashed vertical line with its commit at each change point (red regression, green
     improvement). Raises ImportError without matplotlib."""
-    import numpy as np
-    from matplotlib import colormaps
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
-    runs = machine["runs"]
-    nruns = len(runs)
+    nruns = len(machine["runs"])
     fig = Figure(figsize=(11, 4.2), dpi=100)
     ax = fig.subplots()
-    x = np.arange(nruns)
-    if len(series) <= 10:
-        colors = colormaps["tab10"].colors
-    else:
-        colors = [colormaps["viridis"](i / (len(series) - 1)) for i in range(len(series))]
+    colors = _chart_colors(len(series))
     lines, contended_points, plain_values = [], [], []
     normalised = True
     for index, s in enumerate(series):
-        color = colors[index % len(colors)]
-        base = normaliser(s)
-        scale = base or 1.0
-        normalised = normalised and base is not None
-        med, lo, hi = (np.full(nruns, np.nan) for _ in range(3))
-        contended = np.zeros(nruns, dtype=bool)
-        for v in s["values"]:
-            if v.get("median") is None:
-                continue
-            r = v["run"]
-            reps = v.get("reps") or [v["median"]]
-            med[r] = v["median"] / scale
-            lo[r], hi[r] = min(reps + [v["median"]]) / scale, max(reps + [v["median"]]) / scale
-            contended[r] = bool(v.get("contended"))
-            if not contended[r]:
-                plain_values += [med[r], lo[r], hi[r]]
-        unit = s.get("unit", "us")
-        ref = f"1 = {fmt_value(base)} {unit}" if base else f"in {unit}, not normalised"
-        label = _mpl_text(f"{series_label(s)} ({ref})")
-        # the line and band join the values that count (measured, not contended) across runs
-        # without one; a run without a marker was not measured, or is a hollow contended marker
-        ok = ~np.isnan(med) & ~contended
-        ax.fill_between(x[ok], lo[ok], hi[ok], color=color, linewidth=0,
-                        alpha=0.18 if len(series) <= 4 else 0.08)
-        (line,) = ax.plot(x[ok], med[ok], "-o", color=color, markersize=3, linewidth=1.2,
-                          label=label)
+        line, marks, plain, base = _plot_series(ax, s, colors[index % len(colors)], len(series),
+                                                nruns)
         lines.append(line)
-        contended_points.append((color, x[contended], med[contended]))
+        contended_points.append(marks)
+        plain_values += plain
+        normalised = normalised and base is not None
+    _set_y_range(ax, contended_points, plain_values, normalised)
+    any_contended = _plot_contended(ax, contended_points)
+    changes = change_lines(series)
+    _plot_changes(ax, changes)
+    _label_axes(ax, machine, op, backend, normalised)
+    _legend(ax, lines, any_contended, changes)
+    return fig
+
+
+def _chart_colors(count):
+    """The colours of a chart's count lines: tab10's, or viridis spread over more than 10."""
+    from matplotlib import colormaps
+
+    if count <= 10:
+        return colormaps["tab10"].colors
+    return [colormaps["viridis"](i / (count - 1)) for i in range(count)]
+
+
+def _series_values(s, nruns, scale):
+    """(med, lo, hi, contended, plain): a series' median, minimum and maximum (over its
+    repetitions and median) per run divided by scale, NaN where it was not measured; whether
+    each run's value was contended; and the values of the runs not contended, for the y range."""
+    import numpy as np
+
+    med, lo, hi = (np.full(nruns, np.nan) for _ in range(3))
+    contended = np.zeros(nruns, dtype=bool)
+    plain = []
+    for v in s["values"]:
+        if v.get("median") is None:
+            continue
+        r = v["run"]
+        reps = v.get("reps") or [v["median"]]
+        med[r] = v["median"] / scale
+        lo[r], hi[r] = min(reps + [v["median"]]) / scale, max(reps + [v["median"]]) / scale
+        contended[r] = bool(v.get("contended"))
+        if not contended[r]:
+            plain += [med[r], lo[r], hi[r]]
+    return med, lo, hi, contended, plain
+
+
+def _plot_series(ax, s, color, nseries, nruns):
+    """Draws one series' line and band (of nseries on the chart); returns (its line, (color,
+    runs, values) of its contended values, its values not contended, its normaliser())."""
+    import numpy as np
+
+    base = normaliser(s)
+    med, lo, hi, contended, plain = _series_values(s, nruns, base or 1.0)
+    x = np.arange(nruns)
+    unit = s.get("unit", "us")
+    ref = f"1 = {fmt_value(base)} {unit}" if base else f"in {unit}, not normalised"
+    label = _mpl_text(f"{series_label(s)} ({ref})")
+    # the line and band join the values that count (measured, not contended) across runs
+    # without one; a run without a marker was not measured, or is a hollow contended marker
+    ok = ~np.isnan(med) & ~contended
+    ax.fill_between(x[ok], lo[ok], hi[ok], color=color, linewidth=0,
+                    alpha=0.18 if nseries <= 4 else 0.08)
+    (line,) = ax.plot(x[ok], med[ok], "-o", color=color, markersize=3, linewidth=1.2,
+                      label=label)
+    return line, (color, x[contended], med[contended]), plain, base
+
+
+def _set_y_range(ax, contended_points, plain_values, normalised):
+    """The y axis from the values not contended (all of them when every one was), padded, and
+    down to 1 on a normalised chart; left to matplotlib when no value is finite."""
     everything = [y for _, _, ys in contended_points for y in ys] + plain_values
     finite = [y for y in (plain_values or everything) if math.isfinite(y)]
     if finite:
         bottom, top = min(finite + [1.0] if normalised else finite), max(finite)
         pad = 0.08 * (top - bottom) or 0.05 * abs(top) or 0.05
-        bottom, top = bottom - pad, top + pad
-        ax.set_ylim(bottom, top)
+        ax.set_ylim(bottom - pad, top + pad)
+
+
+def _plot_contended(ax, contended_points):
+    """Draws the hollow markers of contended values, a triangle on the edge for those off the
+    axis; returns whether there was any."""
+    import numpy as np
+
     any_contended = False
     for color, xs, ys in contended_points:
         if len(xs):
@@ -357,15 +396,28 @@ def chart_figure(machine, op, backend, series):
                 ax.plot(xs[where], ys[where] if y is None else np.full(where.sum(), y), marker,
                         linestyle="none", markersize=7, markerfacecolor="white",
                         markeredgecolor=color, clip_on=y is None)
-    changes = change_lines(series)
+    return any_contended
+
+
+def _plot_changes(ax, changes):
+    """A dashed vertical line at each change point of change_lines(), with its label."""
     trans = ax.get_xaxis_transform()
     for run, (commit, direction, label) in sorted(changes.items()):
         color = DIRECTION_COLOR[direction]
         ax.axvline(run, color=color, linestyle="--", linewidth=1.3, gid=f"change-{run}")
         ax.text(run - 0.12, 0.98, _mpl_text(label), transform=trans, rotation=90,
                 va="top", ha="right", fontsize=8, color=color)
+
+
+def _label_axes(ax, machine, op, backend, normalised):
+    """The commits on the x axis (every k-th past MAX_TICKS runs), the axes' labels, the
+    title and the grid."""
+    import numpy as np
+
+    runs = machine["runs"]
+    nruns = len(runs)
     step = max(1, math.ceil(nruns / MAX_TICKS))
-    ax.set_xticks(x[::step])
+    ax.set_xticks(np.arange(nruns)[::step])
     ax.set_xticklabels([_mpl_text(_short(r["commit"])) for r in runs][::step], rotation=90,
                        fontsize=7, family="monospace")
     ax.set_xlim(-0.5, max(nruns - 0.5, 0.5))
@@ -373,6 +425,14 @@ def chart_figure(machine, op, backend, series):
     ax.set_ylabel("time / first-segment median" if normalised else "time")
     ax.set_title(_mpl_text(f"{op} - {backend} (machine {machine['id']})"))
     ax.grid(True, alpha=0.3)
+
+
+def _legend(ax, lines, any_contended, changes):
+    """The legend, right of the chart: the lines, the band, the contended marker (when there is
+    one) and each direction of change on the chart."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     handles = lines + [Patch(color="0.5", alpha=0.3, linewidth=0)]
     labels = [line.get_label() for line in lines] + [BAND_TEXT]
     if any_contended:
@@ -385,7 +445,6 @@ def chart_figure(machine, op, backend, series):
             labels.append(f"change point: {direction} (commit: points that changed, ratio)")
     ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
               borderaxespad=0.0)
-    return fig
 
 
 def _png(fig):

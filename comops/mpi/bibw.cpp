@@ -31,8 +31,8 @@ class Bibw final : public MpiOp {
   }
 
  private:
-  const int bytes_;           // one message
-  const std::size_t window_;  // messages each way per operation (0 on the idle participants)
+  const int bytes_;               // one message
+  const std::size_t window_;      // messages each way per operation (0 on the idle participants)
   std::vector<MPI_Request> req_;  // the window's receives, then its sends
 };
 

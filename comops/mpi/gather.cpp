@@ -4,8 +4,6 @@
 
 namespace comops::mpi {
 
-OpTable gather_ops() {
-  return op_entries({OpKind::kGather}, make_op<BlockCollective<MPI_Gather>>);
-}
+OpTable gather_ops() { return op_entries({OpKind::kGather}, make_op<BlockCollective<MPI_Gather>>); }
 
 }  // namespace comops::mpi

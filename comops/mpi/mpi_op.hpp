@@ -20,7 +20,6 @@ class MpiOp : public OpInstance {
       : comm_(handle_of(comm)), rank_(comm.rank()), args_(args), bufs_(bufs) {}
 
  protected:
-
   /// The reduction the point's op names (reduce-max, allreduce-sum, ...): MPI_MAX or MPI_SUM.
   MPI_Op reduction() const { return reduction_of(args_.op) == Reduce::kSum ? MPI_SUM : MPI_MAX; }
 

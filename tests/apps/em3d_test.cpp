@@ -22,9 +22,9 @@
 namespace comops {
 namespace {
 
+using test::app_quick;
 using test::create;
 using test::every_backend;
-using test::app_quick;
 using test::world_rank;
 using test::world_size;
 

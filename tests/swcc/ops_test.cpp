@@ -10,8 +10,8 @@
 #include "comops/swcc/backend.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/ops/op_binder.hpp"
-#include "tests/op_test_util.hpp"
 #include "harness/ops/op_queries.hpp"
+#include "tests/op_test_util.hpp"
 
 namespace comops {
 namespace {

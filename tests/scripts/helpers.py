@@ -14,14 +14,11 @@ sys.path.insert(0, SCRIPTS)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def run_script(name, *args, env=None, timeout=300):
-    """Runs scripts/<name> (Python scripts with this interpreter, others directly) in a session
-    of its own, so that a timeout ends what it started too (mpiexec and its ranks, say)."""
-    path = os.path.join(SCRIPTS, name)
-    cmd = [sys.executable, path] if name.endswith(".py") else [path]
-    proc = subprocess.Popen(cmd + [str(a) for a in args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, **(env or {})), start_new_session=True)
+def run_command(cmd, env=None, timeout=300, **popen):
+    """Runs cmd in a session of its own, so that a timeout ends what it started too (mpiexec and
+    its ranks, say); env adds to this environment, popen goes to Popen (cwd, stdin)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, **(env or {})), start_new_session=True, **popen)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -29,6 +26,13 @@ def run_script(name, *args, env=None, timeout=300):
         proc.communicate()
         raise
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def run_script(name, *args, env=None, timeout=300):
+    """Runs scripts/<name> (Python scripts with this interpreter, others directly)."""
+    path = os.path.join(SCRIPTS, name)
+    cmd = [sys.executable, path] if name.endswith(".py") else [path]
+    return run_command(cmd + [str(a) for a in args], env=env, timeout=timeout)
 
 
 class TempDirTest(unittest.TestCase):

@@ -13,7 +13,6 @@ import glob
 import importlib.util
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -100,17 +99,9 @@ def run_help(path, home, tmp):
     """Runs PATH --help from the checkout's root (Python scripts with this interpreter, others
     directly, as the docs do) in a session of its own, killed with what it started on timeout."""
     cmd = [sys.executable, path] if path.endswith(".py") else [os.path.join(".", path)]
-    env = dict(os.environ, HOME=home, TMPDIR=tmp, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
-    proc = subprocess.Popen(cmd + ["--help"], cwd=helpers.REPO, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=HELP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    env = dict(HOME=home, TMPDIR=tmp, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
+    return helpers.run_command(cmd + ["--help"], env=env, timeout=HELP_TIMEOUT, cwd=helpers.REPO,
+                               stdin=subprocess.DEVNULL)
 
 
 class DocumentedPathTest(unittest.TestCase):

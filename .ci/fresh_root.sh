@@ -5,6 +5,7 @@
 #   fresh_root_run DIR COMMAND     run COMMAND (one bash -c string) as root in /root/comops,
 #                                  with a login's minimal environment; returns its exit status
 #   fresh_root_share_ccache DIR    ccache and ninja inside, this machine's ccache folder shared
+#   fresh_root_cached COMMAND      COMMAND with its CMake builds through ccache
 #   fresh_root_remove DIR          end every process inside, unmount, delete (safe to repeat)
 
 # The apt sources files of Debian's own archive on this machine (the ones signed by Debian's
@@ -64,17 +65,26 @@ fresh_root_run() {
 }
 
 # ccache and ninja installed inside, and this machine's ccache folder bound at the root's, so
-# that a build inside (the Open MPI build, the A/B job's base) reuses what this machine or an
-# earlier CI run compiled: the root is made from the same apt sources, so its compiler and
-# headers are the same. A machine without ccache keeps CI's cache in FRESH_ROOT_CCACHE.
+# that a build inside (the README's, the Open MPI build, the A/B job's base) reuses what an
+# earlier build or CI run compiled: the root is made from the same apt sources, so its compiler
+# and headers are the same. A machine without ccache keeps CI's cache in FRESH_ROOT_CCACHE.
+# Neither tool is one the project needs: setup.sh installs every package it builds with, and its
+# builds use neither unless told (fresh_root_cached).
 FRESH_ROOT_CCACHE=/var/cache/comops-ci/ccache
 fresh_root_share_ccache() {
   local dir=$1 cache=$FRESH_ROOT_CCACHE
-  fresh_root_run "$dir" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache ninja-build >/dev/null" ||
+  fresh_root_run "$dir" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache ninja-build >/dev/null" ||
     { echo "fresh_root: error: cannot install ccache and ninja-build" >&2; return 1; }
   if command -v ccache >/dev/null; then cache=$(ccache --get-config cache_dir) || return 1; fi
   mkdir -p "$cache" "$dir/root/.cache/ccache"
   mount --bind "$cache" "$dir/root/.cache/ccache"
+}
+
+# COMMAND, prefixed so that the CMake builds it configures compile through ccache (CMake reads
+# CMAKE_<LANG>_COMPILER_LAUNCHER from the environment), paths relative to the checkout so that
+# another checkout of the same sources hits.
+fresh_root_cached() {
+  echo "export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/root/comops; $1"
 }
 
 # The processes whose root directory is DIR (or below it).

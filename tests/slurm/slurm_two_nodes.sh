@@ -53,26 +53,38 @@ np=$((2 * tpn))
 args=(--backend=mpi,swcc --op=pingpong,broadcast,reduce --sizes=8,64K --np=$np --np-bytes=64K
       --no-limits -r 2 --progress=never)
 rc=0
-# report MODE STATUS: what a failed run left behind. 124 is the inner timeout: with the results
-# file complete, that is MPICH 4.0.2's MPI_Finalize hang over TCP (scripts/README.md, "Slurm on
-# simulated hosts").
+# The rows in MODE's results file (rewritten after every point), 0 when it has none; a whole run
+# writes 16: 2 backends x 3 ops x 2 sizes, the ping-pongs once intra-node and once across.
+rows() {
+  /usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' \
+    "$COMOPS_TEST_DIR/$1.json" 2>/dev/null || echo 0
+}
+# report MODE STATUS: what a failed run left behind. 124 is the inner timeout: with every row
+# written, that is MPICH 4.0.2's MPI_Finalize hang over TCP (scripts/README.md, "Slurm on
+# simulated hosts"); with fewer, the run itself was still going.
 report() {
   echo "$1: exit $2"
-  if (($2 == 124)) && [[ -s $COMOPS_TEST_DIR/$1.json ]]; then
-    echo "$1: results written, then a rank did not leave MPI_Finalize within the time limit"
+  if (($2 == 124)); then
+    local n
+    n=$(rows "$1")
+    if ((n == 16)); then
+      echo "$1: all 16 rows written, then a rank did not leave MPI_Finalize within the time limit"
+    else
+      echo "$1: $n of 16 rows written when the time limit ended the run"
+    fi
   fi
   tail -n 15 "$COMOPS_TEST_DIR/$1.txt"
 }
 echo "== salloc -N 2 --ntasks-per-node=$tpn, mpiexec -n $np"
 st=0
-COMOPS_TEST_MODE=salloc timeout 50 salloc -N 2 --ntasks-per-node=$tpn \
-  timeout 40 mpiexec -n $np "$1/rank.sh" "$comops" "${args[@]}" --json "$1/salloc.json" \
+COMOPS_TEST_MODE=salloc timeout 110 salloc -N 2 --ntasks-per-node=$tpn \
+  timeout 100 mpiexec -n $np "$1/rank.sh" "$comops" "${args[@]}" --json "$1/salloc.json" \
   >"$1/salloc.txt" 2>&1 || st=$?
 ((st == 0)) || { report salloc $st; rc=1; }
 echo "== srun -N 2 --ntasks-per-node=$tpn --mpi=pmi2"
 st=0
-COMOPS_TEST_MODE=srun timeout 50 srun -N 2 --ntasks-per-node=$tpn --mpi=pmi2 \
-  timeout 40 "$1/rank.sh" "$comops" "${args[@]}" --json "$1/srun.json" \
+COMOPS_TEST_MODE=srun timeout 110 srun -N 2 --ntasks-per-node=$tpn --mpi=pmi2 \
+  timeout 100 "$1/rank.sh" "$comops" "${args[@]}" --json "$1/srun.json" \
   >"$1/srun.txt" 2>&1 || st=$?
 ((st == 0)) || { report srun $st; rc=1; }
 exit $rc
@@ -95,15 +107,17 @@ fi
 import json, os, sys
 work, tpn = sys.argv[1], int(sys.argv[2])
 np = 2 * tpn
-expected = {(b, op, np, n) for b in ("mpi", "swcc-64") for op in ("pingpong", "broadcast", "reduce-max")
-            for n in (8, 65536)}
+# the ping-pongs once inside a node (intra) and once across (inter): 16 rows in all
+expected = {(b, op, np, n, pair) for b in ("mpi", "swcc-64") for n in (8, 65536)
+            for op, pair in (("pingpong", "intra"), ("pingpong", "inter"), ("broadcast", None),
+                             ("reduce-max", None))}
 bad = []
 for mode in ("salloc", "srun"):
     doc = json.load(open(os.path.join(work, mode + ".json")))
     if doc["context"]["world_size"] != np:
         bad.append(f"{mode}: world_size {doc['context']['world_size']}, not {np}")
-    rows = {(r["backend"], r["op"], r["np"], r["bytes"]): r for r in doc["results"]}
-    if set(rows) != expected:
+    rows = {(r["backend"], r["op"], r["np"], r["bytes"], r.get("pair")): r for r in doc["results"]}
+    if len(doc["results"]) != len(expected) or set(rows) != expected:
         bad.append(f"{mode}: rows {sorted(rows)} differ from {sorted(expected)}")
     for key, row in sorted(rows.items()):
         if row["wrong"] != 0:

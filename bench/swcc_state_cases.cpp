@@ -13,98 +13,63 @@ namespace {
 constexpr Op R = Op::kRead;
 constexpr Op W = Op::kWrite;
 
+// A case whose blocks are `where`, found by rank 0 as `view` after `setup`; one timed read costs
+// `read` protocol messages, one timed write `write`.
+StateCase at(Where where, const char* name, const char* state, View view, std::vector<Step> setup,
+             int read, int write) {
+  return {name, state, where, view, std::move(setup), {read, write}};
+}
+
+// Both tables start with it: plain memory, for the cost of the access itself.
+StateCase private_case() {
+  return at(Where::kPrivate, "private", "plain memory of rank 0 (no DSM call)", View::kPlain, {}, 0,
+            0);
+}
+
 // The cases at rank 0's own memory: private, then the home's states.
 std::vector<StateCase> home_cases() {
+  const Where h = Where::kHome;
   return {
-      {.name = "private",
-       .state = "plain memory of rank 0 (no DSM call)",
-       .where = Where::kPrivate,
-       .view = View::kPlain,
-       .setup = {},
-       .messages = {0, 0}},
-      {.name = "home_fast",
-       .state = "home, no entry in the home's row at all: the fast path",
-       .where = Where::kHome,
-       .view = View::kEmptyRow,
-       .setup = {},
-       .messages = {0, 0}},
+      private_case(),
+      at(h, "home_fast", "home, no entry in the home's row at all: the fast path", View::kEmptyRow,
+         {}, 0, 0),
       // Rank 1's copy is invalidated by the home's write: the home entry stays, Modified by the
       // home. read/write: one probe finds it, no message.
-      {.name = "home_entry",
-       .state = "home, with an entry, block Invalid elsewhere",
-       .where = Where::kHome,
-       .view = View::kHomeOwned,
-       .setup = {{kPartner, R}, {kTimer, W}},
-       .messages = {0, 0}},
+      at(h, "home_entry", "home, with an entry, block Invalid elsewhere", View::kHomeOwned,
+         {{kPartner, R}, {kTimer, W}}, 0, 0),
       // write: Inval to rank 1, InvalAck (WriteReq and WriteReply go to self).
-      {.name = "home_shared",
-       .state = "home, block Shared at rank 1",
-       .where = Where::kHome,
-       .view = View::kHomeShared,
-       .setup = {{kPartner, R}},
-       .messages = {0, 2}},
+      at(h, "home_shared", "home, block Shared at rank 1", View::kHomeShared, {{kPartner, R}}, 0,
+         2),
       // read: Flush to rank 1, FlushData; write: FlushInval, FlushData.
-      {.name = "home_modified",
-       .state = "home, block Modified at rank 1",
-       .where = Where::kHome,
-       .view = View::kHomeModifiedAway,
-       .setup = {{kPartner, W}},
-       .messages = {2, 2}},
+      at(h, "home_modified", "home, block Modified at rank 1", View::kHomeModifiedAway,
+         {{kPartner, W}}, 2, 2),
   };
 }
 
 // The cases at rank 1's memory: hits, misses, the upgrade and the first touch.
 std::vector<StateCase> remote_cases() {
+  const Where r = Where::kRemote;
   return {
       // read: a hit. write: WriteReq, Inval to rank 2, InvalAck, WriteReply.
-      {.name = "remote_hit_shared",
-       .state = "remote, Shared here and at rank 2",
-       .where = Where::kRemote,
-       .view = View::kShared,
-       .setup = {{kTimer, R}, {kThird, R}},
-       .messages = {0, 4}},
-      {.name = "remote_hit_modified",
-       .state = "remote, Modified here",
-       .where = Where::kRemote,
-       .view = View::kModified,
-       .setup = {{kTimer, W}},
-       .messages = {0, 0}},
+      at(r, "remote_hit_shared", "remote, Shared here and at rank 2", View::kShared,
+         {{kTimer, R}, {kThird, R}}, 0, 4),
+      at(r, "remote_hit_modified", "remote, Modified here", View::kModified, {{kTimer, W}}, 0, 0),
       // ReadReq/ReadReply, WriteReq/WriteReply: the home holds the block exclusively.
-      {.name = "remote_miss_clean",
-       .state = "remote, Invalid here, clean at the home (no other copy)",
-       .where = Where::kRemote,
-       .view = View::kInvalid,
-       .setup = {{kTimer, R}, {kPartner, W}},
-       .messages = {2, 2}},
+      at(r, "remote_miss_clean", "remote, Invalid here, clean at the home (no other copy)",
+         View::kInvalid, {{kTimer, R}, {kPartner, W}}, 2, 2),
       // read: ReadReq/ReadReply (a read needs no invalidation); write: WriteReq, Inval to rank
       // 2, InvalAck, WriteReply.
-      {.name = "remote_miss_inval",
-       .state = "remote, Invalid here, Shared at rank 2",
-       .where = Where::kRemote,
-       .view = View::kInvalid,
-       .setup = {{kTimer, R}, {kPartner, W}, {kThird, R}},
-       .messages = {2, 4}},
+      at(r, "remote_miss_inval", "remote, Invalid here, Shared at rank 2", View::kInvalid,
+         {{kTimer, R}, {kPartner, W}, {kThird, R}}, 2, 4),
       // read: ReadReq, Flush to rank 2, FlushData, ReadReply; write: the same with FlushInval.
-      {.name = "remote_miss_flush",
-       .state = "remote, Invalid here, Modified at rank 2",
-       .where = Where::kRemote,
-       .view = View::kInvalid,
-       .setup = {{kTimer, R}, {kThird, W}},
-       .messages = {4, 4}},
+      at(r, "remote_miss_flush", "remote, Invalid here, Modified at rank 2", View::kInvalid,
+         {{kTimer, R}, {kThird, W}}, 4, 4),
       // read: a hit; write: WriteReq/WriteReply (the only sharer: nothing to invalidate).
-      {.name = "upgrade",
-       .state = "remote, Shared here only (a write upgrades to Modified)",
-       .where = Where::kRemote,
-       .view = View::kShared,
-       .setup = {{kTimer, R}},
-       .messages = {0, 2}},
+      at(r, "upgrade", "remote, Shared here only (a write upgrades to Modified)", View::kShared,
+         {{kTimer, R}}, 0, 2),
       // The requester and the home create their directory entries: 2 messages either way.
-      {.name = "first_touch",
-       .state = "remote, never touched by any rank: entries are created",
-       .where = Where::kRemote,
-       .view = View::kNoEntry,
-       .setup = {},
-       .messages = {2, 2}},
+      at(r, "first_touch", "remote, never touched by any rank: entries are created", View::kNoEntry,
+         {}, 2, 2),
   };
 }
 
@@ -121,25 +86,10 @@ const std::vector<StateCase>& swcc_cases() {
 
 const std::vector<StateCase>& sc_cases() {
   static const std::vector<StateCase> cases = {
-      {.name = "private",
-       .state = "plain memory of rank 0 (no DSM call)",
-       .where = Where::kPrivate,
-       .view = View::kPlain,
-       .setup = {},
-       .messages = {0, 0}},
-      {.name = "home",
-       .state = "sc, rank 0's own memory",
-       .where = Where::kHome,
-       .view = View::kNoEntry,
-       .setup = {},
-       .messages = {0, 0}},
+      private_case(),
+      at(Where::kHome, "home", "sc, rank 0's own memory", View::kNoEntry, {}, 0, 0),
       // ScRead/ScReadReply, ScWrite/ScWriteAck.
-      {.name = "remote",
-       .state = "sc, rank 1's memory",
-       .where = Where::kRemote,
-       .view = View::kNoEntry,
-       .setup = {},
-       .messages = {2, 2}},
+      at(Where::kRemote, "remote", "sc, rank 1's memory", View::kNoEntry, {}, 2, 2),
   };
   return cases;
 }

@@ -250,14 +250,10 @@ def parse_args(argv):
                         help="the slowdown that fails the gate, as a fraction (default 0.05)")
     parser.add_argument("--accept", action="append", default=[], metavar="'POINT REASON'",
                         help="a point whose slowdown is accepted, and why (repeatable)")
-    parser.add_argument("--gate", action="store_true",
-                        help="exit 1 when a point is slower, 4 when a point was not judged")
     parser.add_argument("--look", action="store_true",
                         help="no output: exit 0 when the job may stop, 10 when it should go on")
-    parser.add_argument("--out", help="folder for ab.json and ab.txt")
-    args = parser.parse_args(argv)
-    if not 0 < args.alpha < 1:
-        parser.error(f"--alpha {args.alpha:g} is not between 0 and 1")
+    args = ab_judge.parse_round_args(
+        parser, argv, "exit 1 when a point is slower, 4 when a point was not judged")
     if not 0 < args.threshold < 10:
         parser.error(f"--threshold {args.threshold:g} is not between 0 and 10")
     return args
@@ -265,12 +261,10 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
-    try:
-        rounds = ab_judge.load_rounds(ab_judge.round_files(args.rounds_dir))
-        doc = make_doc(rounds, args.base_rev, args.head_rev, args.alpha, args.threshold,
-                       parse_accepts(args.accept))
-    except (InputError, ab_judge.InputError) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+    doc = ab_judge.judge_rounds(PROG, args, lambda rounds: make_doc(
+        rounds, args.base_rev, args.head_rev, args.alpha, args.threshold,
+        parse_accepts(args.accept)), errors=(InputError,))
+    if doc is None:
         return 2
     if args.look:
         return 0 if may_stop(doc) else GO_ON

@@ -357,6 +357,27 @@ def add_round_arguments(parser, alpha_help):
     parser.add_argument("--alpha", type=float, default=0.01, help=alpha_help)
 
 
+def parse_round_args(parser, argv, gate_help):
+    """Adds the arguments every judge ends with (--gate, its exit codes in `gate_help`; --out),
+    parses argv and checks --alpha."""
+    parser.add_argument("--gate", action="store_true", help=gate_help)
+    parser.add_argument("--out", help="folder for ab.json and ab.txt")
+    args = parser.parse_args(argv)
+    if not 0 < args.alpha < 1:
+        parser.error(f"--alpha {args.alpha:g} is not between 0 and 1")
+    return args
+
+
+def judge_rounds(prog, args, make, errors=()):
+    """The doc `make(rounds)` makes of the rounds in args.rounds_dir, or None (with one line on
+    stderr: the caller exits 2) when they or `make` raise InputError (or one of `errors`)."""
+    try:
+        return make(load_rounds(round_files(args.rounds_dir)))
+    except (InputError, *errors) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return None
+
+
 def report(prog, doc, lines, out):
     """Writes ab.json and ab.txt into `out` (when given) and prints the short lines; (short,
     full) = lines. Returns 3 (with one line on stderr) when the files cannot be written, else
@@ -382,23 +403,15 @@ def parse_args(argv):
                         help="a point's test: median (paired permutation of the ratio of "
                              "medians, the default) or sign (exact sign test of the pairs)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the drawn swaps and bootstrap")
-    parser.add_argument("--gate", action="store_true",
-                        help="exit 1 when a point changed, 4 when nothing could be judged")
-    parser.add_argument("--out", help="folder for ab.json and ab.txt")
-    args = parser.parse_args(argv)
-    if not 0 < args.alpha < 1:
-        parser.error(f"--alpha {args.alpha:g} is not between 0 and 1")
-    return args
+    return parse_round_args(parser, argv,
+                            "exit 1 when a point changed, 4 when nothing could be judged")
 
 
 def main(argv=None):
     args = parse_args(argv)
-    try:
-        rounds = load_rounds(round_files(args.rounds_dir))
-        doc = make_doc(rounds, args.base_rev, args.head_rev, args.alpha, args.adjust, args.seed,
-                       args.test)
-    except InputError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+    doc = judge_rounds(PROG, args, lambda rounds: make_doc(
+        rounds, args.base_rev, args.head_rev, args.alpha, args.adjust, args.seed, args.test))
+    if doc is None:
         return 2
     failed = report(PROG, doc, report_lines(doc), args.out)
     return failed or exit_status(doc, args.gate)

@@ -17,7 +17,7 @@
 
 namespace comops::hybrid {
 
-/// The ops the hybrid backend implements: generated from the op list in
+/// The ops the hybrid backend implements: generated from its subset of COMOPS_OPS, named in
 /// comops/hybrid/CMakeLists.txt.
 OpTable op_table();
 

@@ -6,7 +6,7 @@
 
 namespace comops::mpi {
 
-/// The ops the mpi backend implements: generated from the op list in comops/mpi/CMakeLists.txt.
+/// The ops the mpi backend implements: generated from COMOPS_OPS (cmake/comops_ops.cmake).
 OpTable op_table();
 
 /// The ping-pong entries (pingpong, pingpong-nb) on the participants' communicator (handle_of):

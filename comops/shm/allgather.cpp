@@ -3,17 +3,8 @@
 
 namespace comops::shm {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_allgather(Scheme scheme, Comm& comm, const Args& args,
-                                           Buffers& bufs) {
-  return make_exchange(Exchange::kShared, scheme, comm, args, bufs);
-}
-
-}  // namespace
-
 OpTable allgather_ops(Scheme scheme) {
-  return op_entries({OpKind::kAllgather}, make_allgather, scheme);
+  return exchange_entries(OpKind::kAllgather, Exchange::kShared, scheme);
 }
 
 }  // namespace comops::shm

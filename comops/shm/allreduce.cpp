@@ -4,28 +4,11 @@
 // (two sets used alternately) and every thread reduces all of them itself; large ones are cut
 // into slices, every worker reduces its slice across all threads' send buffers into a shared
 // result as reduce's direct path does, and every thread copies each slice out once it is done.
-#include <optional>
-
 #include "comops/shm/reduction.hpp"
 #include "comops/shm/shm_op.hpp"
 
 namespace comops::shm {
 namespace {
-
-class StagedAllreduce final : public ShmOp {
- public:
-  StagedAllreduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
-    fold_ = team_.make_shared<StagedFold>(rank_, np_, args.count);
-  }
-
-  void run() override {
-    const Elem* result = fold_->fold(team_, rank_, next(), bufs_.send, args_.op);
-    copy_elems(bufs_.recv, result, args_.count);
-  }
-
- private:
-  std::shared_ptr<StagedFold> fold_;
-};
 
 struct AllreduceShared {
   AllreduceShared(Arena& arena, int np, std::size_t result_count)
@@ -43,24 +26,18 @@ struct AllreduceShared {
   SharedArray result;
 };
 
-class DirectAllreduce final : public ShmOp {
+class DirectAllreduce final : public InlineOrSliced<DirectAllreduce> {
  public:
-  DirectAllreduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
+  DirectAllreduce(Comm& comm, const Args& args, Buffers& bufs) : InlineOrSliced(comm, args, bufs) {
     sh_ =
         team_.make_shared<AllreduceShared>(rank_, np_, args.count <= kInlineElems ? 0 : args.count);
     publish();
     sliced_.emplace(sh_->sliced, peers_, team_, rank_, args.count, 0);
   }
 
-  void run() override {
-    const std::uint64_t s = next();
-    if (args_.count <= kInlineElems)
-      run_inline(s);
-    else
-      run_sliced(s);
-  }
-
  private:
+  friend class InlineOrSliced<DirectAllreduce>;  // runs the two paths
+
   void run_inline(std::uint64_t s) {
     const std::size_t n = args_.count;
     ShmArray<Line>& lines = sh_->lines[s & 1];
@@ -87,19 +64,16 @@ class DirectAllreduce final : public ShmOp {
   }
 
   std::shared_ptr<AllreduceShared> sh_;
-  std::optional<SlicedReduction> sliced_;  // built once the buffers are published
 };
 
-std::unique_ptr<OpInstance> make_allreduce(Scheme scheme, Comm& comm, const Args& args,
-                                           Buffers& bufs) {
-  if (scheme == Scheme::kStaged) return std::make_unique<StagedAllreduce>(comm, args, bufs);
-  return std::make_unique<DirectAllreduce>(comm, args, bufs);
-}
+// Every thread receives the whole reduced vector.
+ScatterBlock whole(const Args& args, int) { return {0, args.count}; }
 
 }  // namespace
 
 OpTable allreduce_ops(Scheme scheme) {
-  return op_entries({OpKind::kAllreduceMax, OpKind::kAllreduceSum}, make_allreduce, scheme);
+  return reduction_entries<DirectAllreduce>({OpKind::kAllreduceMax, OpKind::kAllreduceSum}, scheme,
+                                            whole);
 }
 
 }  // namespace comops::shm

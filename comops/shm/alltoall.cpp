@@ -3,17 +3,8 @@
 
 namespace comops::shm {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_alltoall(Scheme scheme, Comm& comm, const Args& args,
-                                          Buffers& bufs) {
-  return make_exchange(Exchange::kPersonal, scheme, comm, args, bufs);
-}
-
-}  // namespace
-
 OpTable alltoall_ops(Scheme scheme) {
-  return op_entries({OpKind::kAlltoall}, make_alltoall, scheme);
+  return exchange_entries(OpKind::kAlltoall, Exchange::kPersonal, scheme);
 }
 
 }  // namespace comops::shm

@@ -80,4 +80,10 @@ std::unique_ptr<OpInstance> make_exchange(Exchange what, Scheme scheme, Comm& co
   return std::make_unique<DirectExchange>(what, comm, args, bufs);
 }
 
+OpTable exchange_entries(OpKind kind, Exchange what, Scheme scheme) {
+  return op_entries({kind}, [what, scheme](Comm& comm, const Args& args, Buffers& bufs) {
+    return make_exchange(what, scheme, comm, args, bufs);
+  });
+}
+
 }  // namespace comops::shm

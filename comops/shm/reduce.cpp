@@ -3,8 +3,6 @@
 // Direct: small vectors travel in flag lines to the root; large ones are cut into slices and
 // every thread reduces its slice across all threads' send buffers straight into the root's
 // receive buffer (SlicedReduction).
-#include <optional>
-
 #include "comops/shm/reduction.hpp"
 #include "comops/shm/shm_op.hpp"
 
@@ -18,38 +16,17 @@ struct ReduceShared {
   SlicedReduction::Shared sliced;
 };
 
-class StagedReduce final : public ShmOp {
+class DirectReduce final : public InlineOrSliced<DirectReduce> {
  public:
-  StagedReduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
-    fold_ = team_.make_shared<StagedFold>(rank_, np_, args.count);
-  }
-
-  void run() override {
-    const Elem* result = fold_->fold(team_, rank_, next(), bufs_.send, args_.op);
-    if (rank_ == args_.root) copy_elems(bufs_.recv, result, args_.count);
-  }
-
- private:
-  std::shared_ptr<StagedFold> fold_;
-};
-
-class DirectReduce final : public ShmOp {
- public:
-  DirectReduce(Comm& comm, const Args& args, Buffers& bufs) : ShmOp(comm, args, bufs) {
+  DirectReduce(Comm& comm, const Args& args, Buffers& bufs) : InlineOrSliced(comm, args, bufs) {
     sh_ = team_.make_shared<ReduceShared>(rank_, np_);
     publish();
     sliced_.emplace(sh_->sliced, peers_, team_, rank_, args.count, args.root);
   }
 
-  void run() override {
-    const std::uint64_t s = next();
-    if (args_.count <= kInlineElems)
-      run_inline(s);
-    else
-      run_sliced(s);
-  }
-
  private:
+  friend class InlineOrSliced<DirectReduce>;  // runs the two paths
+
   void run_inline(std::uint64_t s) {
     const std::size_t n = args_.count;
     Line& root_line = sh_->lines[static_cast<std::size_t>(args_.root)];
@@ -80,19 +57,18 @@ class DirectReduce final : public ShmOp {
   }
 
   std::shared_ptr<ReduceShared> sh_;
-  std::optional<SlicedReduction> sliced_;  // built once the buffers are published
 };
 
-std::unique_ptr<OpInstance> make_reduce(Scheme scheme, Comm& comm, const Args& args,
-                                        Buffers& bufs) {
-  if (scheme == Scheme::kStaged) return std::make_unique<StagedReduce>(comm, args, bufs);
-  return std::make_unique<DirectReduce>(comm, args, bufs);
+// Only the root receives the reduced vector.
+ScatterBlock root_part(const Args& args, int rank) {
+  return {0, rank == args.root ? args.count : 0};
 }
 
 }  // namespace
 
 OpTable reduce_ops(Scheme scheme) {
-  return op_entries({OpKind::kReduceMax, OpKind::kReduceSum}, make_reduce, scheme);
+  return reduction_entries<DirectReduce>({OpKind::kReduceMax, OpKind::kReduceSum}, scheme,
+                                         root_part);
 }
 
 }  // namespace comops::shm

@@ -11,23 +11,6 @@
 namespace comops::shm {
 namespace {
 
-class StagedReduceScatter final : public ShmOp {
- public:
-  StagedReduceScatter(Comm& comm, const Args& args, Buffers& bufs)
-      : ShmOp(comm, args, bufs), mine_(reduce_scatter_block(args.count, args.np, rank_)) {
-    fold_ = team_.make_shared<StagedFold>(rank_, np_, args.count);
-  }
-
-  void run() override {
-    const Elem* result = fold_->fold(team_, rank_, next(), bufs_.send, args_.op);
-    copy_elems(bufs_.recv, result + mine_.offset, mine_.count);
-  }
-
- private:
-  ScatterBlock mine_;
-  std::shared_ptr<StagedFold> fold_;
-};
-
 class DirectReduceScatter final : public ShmOp {
  public:
   DirectReduceScatter(Comm& comm, const Args& args, Buffers& bufs)
@@ -56,17 +39,16 @@ class DirectReduceScatter final : public ShmOp {
   std::vector<const Elem*> srcs_;  // every thread's send buffer at this thread's block
 };
 
-std::unique_ptr<OpInstance> make_reduce_scatter(Scheme scheme, Comm& comm, const Args& args,
-                                                Buffers& bufs) {
-  if (scheme == Scheme::kStaged) return std::make_unique<StagedReduceScatter>(comm, args, bufs);
-  return std::make_unique<DirectReduceScatter>(comm, args, bufs);
+// Thread i receives block i.
+ScatterBlock own_block(const Args& args, int rank) {
+  return reduce_scatter_block(args.count, args.np, rank);
 }
 
 }  // namespace
 
 OpTable reduce_scatter_ops(Scheme scheme) {
-  return op_entries({OpKind::kReduceScatterMax, OpKind::kReduceScatterSum}, make_reduce_scatter,
-                    scheme);
+  return reduction_entries<DirectReduceScatter>(
+      {OpKind::kReduceScatterMax, OpKind::kReduceScatterSum}, scheme, own_block);
 }
 
 }  // namespace comops::shm

@@ -65,4 +65,14 @@ void SlicedReduction::wait_done(int w, std::uint64_t s) const {
   team_.wait_geq(sh_.done[static_cast<std::size_t>(worker_rank(w))].seq, s);
 }
 
+StagedReduction::StagedReduction(Comm& comm, const Args& args, Buffers& bufs, ScatterBlock part)
+    : ShmOp(comm, args, bufs), part_(part) {
+  fold_ = team_.make_shared<StagedFold>(rank_, np_, args.count);
+}
+
+void StagedReduction::run() {
+  const Elem* result = fold_->fold(team_, rank_, next(), bufs_.send, args_.op);
+  if (part_.count > 0) copy_elems(bufs_.recv, result + part_.offset, part_.count);
+}
+
 }  // namespace comops::shm

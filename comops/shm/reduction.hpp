@@ -1,9 +1,13 @@
-// What the shm reduce and allreduce share: the staged scheme's fold of every thread's vector into
-// a shared buffer inside a critical section, and the direct scheme's sliced parallel reduction.
+// What the shm reductions (reduce, allreduce, reduce-scatter) share: the staged scheme's fold of
+// every thread's vector into a shared buffer inside a critical section and the staged op built on
+// it, the direct scheme's sliced parallel reduction, and the op table entries of a reduction.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "comops/shm/shm_op.hpp"
@@ -70,5 +74,56 @@ class SlicedReduction {
   int my_worker_ = -1;             // this thread's worker index, -1: no slice
   std::vector<const Elem*> srcs_;  // every thread's send buffer from this thread's slice on
 };
+
+/// The direct scheme's op base of reduce and allreduce: a run of iteration s is Op::run_inline(s)
+/// for vectors of up to kInlineElems (flag lines), Op::run_sliced(s) for larger ones
+/// (SlicedReduction, built by Op once the buffers are published).
+template <class Op>
+class InlineOrSliced : public ShmOp {
+ public:
+  void run() override {
+    Op& op = static_cast<Op&>(*this);
+    const std::uint64_t s = next();
+    if (args_.count <= kInlineElems)
+      op.run_inline(s);
+    else
+      op.run_sliced(s);
+  }
+
+ protected:
+  using ShmOp::ShmOp;
+  std::optional<SlicedReduction> sliced_;
+};
+
+/// The staged scheme of every reduction: each thread folds its vector into a shared result
+/// (StagedFold), then copies its part of the result into its receive buffer.
+class StagedReduction final : public ShmOp {
+ public:
+  /// `part`: the elements of the result this thread receives (count 0: none, as a reduce's
+  /// non-root).
+  StagedReduction(Comm& comm, const Args& args, Buffers& bufs, ScatterBlock part);
+  void run() override;
+
+ private:
+  ScatterBlock part_;
+  std::shared_ptr<StagedFold> fold_;
+};
+
+/// Which part of the reduced vector of `args` participant `rank` receives.
+using ReductionPart = ScatterBlock (*)(const Args& args, int rank);
+
+/// A reduction op file's table entries for `kinds`: StagedReduction with `part` under the staged
+/// scheme, `Direct` (constructed from the comm, args and buffers) under the direct one.
+template <class Direct>
+OpTable reduction_entries(std::initializer_list<OpKind> kinds, Scheme scheme, ReductionPart part) {
+  return op_entries(kinds, [scheme, part](Comm& comm, const Args& args, Buffers& bufs) {
+    std::unique_ptr<OpInstance> op;
+    if (scheme == Scheme::kStaged)
+      op = std::make_unique<StagedReduction>(comm, args, bufs, part(args, comm.rank()));
+    else
+      op = std::make_unique<Direct>(comm, args, bufs);
+    return op;
+  });
+}
 
 }  // namespace comops::shm

@@ -109,7 +109,7 @@ class ShmOp : public OpInstance {
 };
 
 /// The ops shm implements, bound to scheme: every op under direct; under staged, all but the
-/// one-sided ones and stream-bw. Generated from the op list in comops/shm/CMakeLists.txt.
+/// one-sided ones and stream-bw. Generated from COMOPS_OPS (cmake/comops_ops.cmake).
 OpTable op_table(Scheme scheme);
 
 }  // namespace comops::shm

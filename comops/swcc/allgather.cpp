@@ -3,17 +3,8 @@
 
 namespace comops::swcc {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_allgather(const OpConfig& cfg, Comm& comm, const Args& args,
-                                           Buffers& bufs) {
-  return make_exchange(Exchange::kShared, cfg, comm, args, bufs);
-}
-
-}  // namespace
-
 OpTable allgather_ops(const OpConfig& cfg) {
-  return op_entries({OpKind::kAllgather}, make_allgather, cfg);
+  return exchange_entries(OpKind::kAllgather, Exchange::kShared, cfg);
 }
 
 }  // namespace comops::swcc

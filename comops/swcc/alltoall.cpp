@@ -3,17 +3,8 @@
 
 namespace comops::swcc {
 
-namespace {
-
-std::unique_ptr<OpInstance> make_alltoall(const OpConfig& cfg, Comm& comm, const Args& args,
-                                          Buffers& bufs) {
-  return make_exchange(Exchange::kPersonal, cfg, comm, args, bufs);
-}
-
-}  // namespace
-
 OpTable alltoall_ops(const OpConfig& cfg) {
-  return op_entries({OpKind::kAlltoall}, make_alltoall, cfg);
+  return exchange_entries(OpKind::kAlltoall, Exchange::kPersonal, cfg);
 }
 
 }  // namespace comops::swcc

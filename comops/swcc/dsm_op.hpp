@@ -77,8 +77,8 @@ std::unique_ptr<OpInstance> make_dsm_op(const OpConfig& cfg, A&&... a) {
 /// Segment bytes for `bytes` of payload per rank and np ranks, with room for flags.
 std::size_t segment_for(std::size_t bytes, int np);
 
-/// The ops swcc implements, bound to a configuration: generated from the op list in
-/// comops/swcc/CMakeLists.txt.
+/// The ops swcc implements, bound to a configuration: generated from COMOPS_OPS
+/// (cmake/comops_ops.cmake) less the EXCEPT list of comops/swcc/CMakeLists.txt.
 OpTable op_table(const OpConfig& cfg);
 
 }  // namespace comops::swcc

@@ -49,4 +49,10 @@ std::unique_ptr<OpInstance> make_exchange(Exchange what, const OpConfig& cfg, Co
   return make_dsm_op<ExchangeOp>(cfg, comm, args, bufs, what);
 }
 
+OpTable exchange_entries(OpKind kind, Exchange what, const OpConfig& cfg) {
+  return op_entries({kind}, [what, cfg](Comm& comm, const Args& args, Buffers& bufs) {
+    return make_exchange(what, cfg, comm, args, bufs);
+  });
+}
+
 }  // namespace comops::swcc

@@ -18,4 +18,8 @@ enum class Exchange {
 std::unique_ptr<OpInstance> make_exchange(Exchange what, const OpConfig& cfg, Comm& comm,
                                           const Args& args, Buffers& bufs);
 
+/// The op table entry of `kind`, an exchange of kind `what` under `cfg` (allgather.cpp,
+/// alltoall.cpp).
+OpTable exchange_entries(OpKind kind, Exchange what, const OpConfig& cfg);
+
 }  // namespace comops::swcc

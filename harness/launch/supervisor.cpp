@@ -2,6 +2,7 @@
 // watch and the final word on how the job ended.
 #include "harness/launch/supervisor.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <netdb.h>
@@ -28,6 +29,7 @@
 #include "comops/op.hpp"
 #include "harness/launch/launch_hosts.hpp"
 #include "harness/launch/launcher.hpp"
+#include "harness/launch/spawn.hpp"
 #include "harness/launch/stream_relay.hpp"
 #include "harness/runtime/watchdog.hpp"
 #include "harness/util/output_file.hpp"
@@ -147,35 +149,45 @@ struct Launched {
   int out, err;
 };
 
-// Starts the launcher (words[0]) with the run directory and `settings` in its environment. Its
-// stdout and stderr pass through pipes: Hydra reports a process that ended badly on stdout, the
-// ranks' errors come on stderr.
-Launched start_launcher(std::vector<std::string>& words,
+// This process's environment with NAME=VALUE set: replacing NAME's entry when `replace`, else
+// only where NAME is not set yet (as setenv does).
+void set_variable(std::vector<std::string>& env, const std::string& name, const std::string& value,
+                  bool replace) {
+  const std::string entry = name + "=" + value;
+  const auto it = std::find_if(env.begin(), env.end(), [&name](const std::string& e) {
+    return e.compare(0, name.size() + 1, name + "=") == 0;
+  });
+  if (it == env.end()) {
+    env.push_back(entry);
+  } else if (replace) {
+    *it = entry;
+  }
+}
+
+// Starts the launcher (words[0]) with the run directory and `settings` (where the environment
+// does not set them already) in its environment. Its stdout and stderr pass through pipes:
+// Hydra reports a process that ended badly on stdout, the ranks' errors come on stderr.
+Launched start_launcher(const std::vector<std::string>& words,
                         const std::vector<std::pair<std::string, std::string>>& settings,
                         const std::string& run_dir) {
-  std::vector<char*> args;
-  for (auto& w : words) args.push_back(w.data());
-  args.push_back(nullptr);
+  SpawnSpec spec{words, current_environment()};
+  set_variable(spec.env, kLaunchedVar, "1", true);
+  set_variable(spec.env, kRunDirVar, run_dir, true);
+  for (const auto& [name, value] : settings) set_variable(spec.env, name, value, false);
   int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)
     throw RuntimeError(fmt::format("cannot start {}: {}", words[0], std::strerror(errno)));
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0)
-    throw RuntimeError(fmt::format("cannot start {}: {}", words[0], std::strerror(errno)));
-  if (child == 0) {
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
-    ::setenv(kLaunchedVar, "1", 1);
-    ::setenv(kRunDirVar, run_dir.c_str(), 1);
-    for (const auto& [name, value] : settings) ::setenv(name.c_str(), value.c_str(), 0);
-    ::execv(words[0].c_str(), args.data());
-    fmt::print(stderr, "comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
-    ::_exit(127);
-  }
+  spec.stdout_fd = out_pipe[1];
+  spec.stderr_fd = err_pipe[1];
+  const pid_t child = spawn(spec);
+  const int fork_error = errno;
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
+  if (child < 0) {
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    throw RuntimeError(fmt::format("cannot start {}: {}", words[0], std::strerror(fork_error)));
+  }
   return {child, out_pipe[0], err_pipe[0]};
 }
 
@@ -349,7 +361,7 @@ int run_under_launcher(const std::vector<std::string>& launcher, int np, int arg
         "{} started comops without an MPI environment comops recognises (no PMI variables)",
         launcher.at(0)));
   const std::string run_dir = make_run_dir();
-  std::vector<std::string> words = launch_words(launcher, np, argc, argv);
+  const std::vector<std::string> words = launch_words(launcher, np, argc, argv);
   const auto settings = launcher_environment(::geteuid() == 0);
   const std::vector<std::string> named = launcher_hosts(launcher);
   const Launched job = start_launcher(words, settings, run_dir);

@@ -3,14 +3,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,11 +18,10 @@
 #include <vector>
 
 #include "harness/launch/launcher.hpp"
+#include "harness/launch/spawn.hpp"
 #include "harness/launch/ucx_log.hpp"
 #include "harness/measure/point_result_json.hpp"
 #include "harness/util/read_text_file.hpp"
-
-extern char** environ;
 
 namespace comops {
 namespace {
@@ -85,8 +82,7 @@ std::vector<OpenMpiBox> open_mpi_boxes(const std::string& output) {
 
 nlohmann::json inherited_ucx_env() {
   nlohmann::json env = nlohmann::json::object();
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
+  for (const std::string& entry : current_environment()) {
     const auto eq = entry.find('=');
     if (entry.rfind("UCX_", 0) == 0 && eq != std::string::npos)
       env[entry.substr(0, eq)] = entry.substr(eq + 1);
@@ -131,13 +127,12 @@ std::vector<std::string> added_variables(const MpiVariant& variant, const std::s
   return added;
 }
 
-// The environment, built before fork (the child only calls exec): the caller's, less the
+// The environment, built before fork (spawn's child only calls exec): the caller's, less the
 // calling job's variables and those the variant replaces (`names`), plus the added ones.
 std::vector<std::string> job_environment(const std::vector<std::string>& added,
                                          const std::vector<std::string>& names) {
   std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
+  for (const std::string& entry : current_environment()) {
     const std::string name = entry.substr(0, entry.find('='));
     const bool replaced =
         variant_job_drops(name) || std::find(names.begin(), names.end(), name) != names.end();
@@ -147,49 +142,25 @@ std::vector<std::string> job_environment(const std::vector<std::string>& added,
   return env;
 }
 
-std::vector<char*> pointers(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 // Runs the command `words` with the environment `env`, its stdin /dev/null and its stdout and
-// stderr into output_path, and waits for it; returns its wait status.
-int run_job(const std::string& label, std::vector<std::string>& words,
-            std::vector<std::string>& env, const std::string& output_path) {
-  const std::vector<char*> args = pointers(words);
-  const std::vector<char*> envp = pointers(env);
+// stderr into output_path, and waits for it; returns its wait status. The job ends with the rank
+// that started it.
+int run_job(const std::string& label, std::vector<std::string> words, std::vector<std::string> env,
+            const std::string& output_path) {
   const int output = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (output < 0 || null < 0)
     throw RuntimeError(
         fmt::format("{}: cannot open {}: {}", label, output_path, std::strerror(errno)));
-
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(output);
-    ::close(null);
-    throw RuntimeError(fmt::format("{}: cannot start its job: {}", label, std::strerror(errno)));
-  }
-  if (child == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the variant's job ends with the rank that started it
-    ::dup2(null, STDIN_FILENO);
-    ::dup2(output, STDOUT_FILENO);
-    ::dup2(output, STDERR_FILENO);
-    ::execve(args[0], args.data(), envp.data());
-    const std::string line =
-        fmt::format("comops: error: cannot start {}: {}\n", words[0], std::strerror(errno));
-    (void)!::write(STDERR_FILENO, line.data(), line.size());
-    ::_exit(127);
-  }
+  SpawnSpec spec{std::move(words), std::move(env), null, output, output, true};
+  const pid_t child = spawn(spec);
+  const int fork_error = errno;
   ::close(output);
   ::close(null);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
+  if (child < 0)
+    throw RuntimeError(
+        fmt::format("{}: cannot start its job: {}", label, std::strerror(fork_error)));
+  return wait_child(child);
 }
 
 // Throws when the job failed, with how it ended and why (its output, UCX's logs in dir). Exit
@@ -306,9 +277,9 @@ VariantRun run_variant_job(const std::vector<std::string>& launcher, int np,
   for (const std::string& flag : launcher_export_flags(names)) words.push_back(flag);
   words.insert(words.end(), {"-n", std::to_string(np), self_executable("start a variant's job")});
   words.insert(words.end(), arguments.begin(), arguments.end());
-  std::vector<std::string> env = job_environment(added, names);
+  const std::vector<std::string> env = job_environment(added, names);
   const std::string output_path = dir.path + "/" + kOutputFile;
-  const int status = run_job(label, words, env, output_path);
+  const int status = run_job(label, std::move(words), env, output_path);
   const std::string text = read_text_file(output_path);
   const std::string points_text = read_text_file(std::filesystem::path(dir.path) / kPointsFile);
   check_job_ended_well(label, status, dir.path, text, !points_text.empty());

@@ -117,4 +117,24 @@ Values reference(const Params& p, int np, std::uint64_t graph_seed, std::uint64_
 std::size_t count_wrong(const Values& want, std::size_t nodes, int owner,
                         const std::vector<std::uint64_t>& e, const std::vector<std::uint64_t>& h);
 
+/// What every backend's kernel (MpiKernel, ShmKernel, SwccKernel) derives from: its parameters
+/// and its whole run, built on the kernel's own collective reset(e0, h0), iterate(iters) and
+/// values(e, h).
+template <class Kernel>
+class KernelRun {
+ public:
+  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this participant's
+  /// final values into e, h (`nodes` each).
+  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
+    Kernel& kernel = static_cast<Kernel&>(*this);
+    kernel.reset(e0, h0);
+    kernel.iterate(p_.iters);
+    kernel.values(e, h);
+  }
+
+ protected:
+  explicit KernelRun(const Params& p) : p_(p) {}
+  Params p_;
+};
+
 }  // namespace comops::em3d

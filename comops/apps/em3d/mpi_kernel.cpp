@@ -14,7 +14,7 @@ constexpr int kTagE = 0x3d02;  // E values (before an H half-step)
 }  // namespace
 
 MpiKernel::MpiKernel(MPI_Comm comm, const Params& p, std::uint64_t graph_seed)
-    : comm_(comm), p_(p) {
+    : KernelRun(p), comm_(comm) {
   MPI_Comm_rank(comm, &me_);
   MPI_Comm_size(comm, &np_);
   const Part part = make_part(p, np_, graph_seed, me_);

@@ -14,7 +14,7 @@
 
 namespace comops::em3d {
 
-class MpiKernel {
+class MpiKernel : public KernelRun<MpiKernel> {
  public:
   /// Collective over `comm`: builds this rank's part of the graph of (p, graph_seed) and the
   /// exchange lists.
@@ -25,13 +25,6 @@ class MpiKernel {
   /// Collective: `iters` iterations, each an exchange of H ghosts, the E half-step, an exchange
   /// of E ghosts and the H half-step.
   void iterate(std::size_t iters);
-  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this rank's final
-  /// values into e, h (`nodes` each).
-  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
-    reset(e0, h0);
-    iterate(p_.iters);
-    values(e, h);
-  }
   /// This rank's current values into e, h (`nodes` each).
   void values(std::uint64_t* e, std::uint64_t* h) const;
 
@@ -57,7 +50,6 @@ class MpiKernel {
                  const std::vector<std::uint64_t>& from);
 
   MPI_Comm comm_;
-  Params p_;
   int me_, np_;
   /// The edges of E (H) nodes with the source rewritten to a slot of h_ (e_): index < nodes is
   /// the own node, index >= nodes a ghost.

@@ -16,7 +16,7 @@ void copy_values(const std::uint64_t* from, std::size_t n, std::uint64_t* to) {
 
 ShmKernel::ShmKernel(const Params& p, std::uint64_t graph_seed, int self, ShmParts parts,
                      std::function<void()> barrier)
-    : p_(p),
+    : KernelRun(p),
       self_(self),
       part_(make_part(p, static_cast<int>(parts.e.size()), graph_seed, self)),
       parts_(std::move(parts)),

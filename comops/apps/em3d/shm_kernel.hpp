@@ -17,7 +17,7 @@ struct ShmParts {
   std::vector<std::uint64_t*> e, h;
 };
 
-class ShmKernel {
+class ShmKernel : public KernelRun<ShmKernel> {
  public:
   /// One thread's kernel: participant `self` of `np` (parts.e.size()), its part of the graph of
   /// (p, graph_seed), on the team's parts, with the team's barrier (called by every thread the
@@ -30,20 +30,12 @@ class ShmKernel {
   void reset(const std::uint64_t* e0, const std::uint64_t* h0);
   /// Collective: `iters` iterations, each an E and an H half-step ended by a barrier.
   void iterate(std::size_t iters);
-  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this thread's final
-  /// values into e, h (`nodes` each; nothing is copied where they are its parts).
-  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
-    reset(e0, h0);
-    iterate(p_.iters);
-    values(e, h);
-  }
   /// This thread's current values into e, h. Between barriers only.
   void values(std::uint64_t* e, std::uint64_t* h) const;
 
  private:
   void half_step(const Side& side, std::uint64_t* mine, const std::vector<std::uint64_t*>& from);
 
-  Params p_;
   int self_;
   Part part_;
   ShmParts parts_;

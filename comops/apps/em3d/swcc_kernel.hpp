@@ -43,14 +43,14 @@ enum class Reads {
 };
 
 template <std::size_t B>
-class SwccKernel {
+class SwccKernel : public KernelRun<SwccKernel<B>> {
  public:
   /// Collective over the DSM's ranks: builds this rank's part of the graph of (p, graph_seed)
   /// and allocates the two arrays. The DSM's segment needs swcc_segment_bytes(p).
   SwccKernel(::swcc::Dsm<B>& dsm, const Params& p, std::uint64_t graph_seed,
              Reads reads = Reads::kBlocking)
-      : d_(dsm),
-        p_(p),
+      : KernelRun<SwccKernel<B>>(p),
+        d_(dsm),
         me_(dsm.rank()),
         reads_(reads),
         part_(make_part(p, dsm.size(), graph_seed, me_)),
@@ -75,14 +75,6 @@ class SwccKernel {
     }
   }
 
-  /// Collective: one EM3D run, reset(e0, h0) then p.iters iterations, and this rank's final
-  /// values into e, h (`nodes` each).
-  void run(const std::uint64_t* e0, const std::uint64_t* h0, std::uint64_t* e, std::uint64_t* h) {
-    reset(e0, h0);
-    iterate(p_.iters);
-    values(e, h);
-  }
-
   /// This rank's current values into e, h (`nodes` each), read through the DSM (its own memory,
   /// so no message). Between barriers only.
   void values(std::uint64_t* e, std::uint64_t* h) {
@@ -91,6 +83,8 @@ class SwccKernel {
   }
 
  private:
+  using KernelRun<SwccKernel<B>>::p_;  // the base is a dependent type: name its member
+
   /// The remote sources of one kind of node for Reads::kSplitPhase: each distinct one once, and
   /// the edges with a remote source rewritten to (kGhost, its slot in `values`).
   struct Ghosts {
@@ -180,7 +174,6 @@ class SwccKernel {
   }
 
   ::swcc::Dsm<B>& d_;
-  Params p_;
   int me_;
   Reads reads_;
   Part part_;

@@ -5,7 +5,7 @@
 #   fresh_root_run DIR COMMAND     run COMMAND (one bash -c string) as root in /root/comops,
 #                                  with a login's minimal environment; returns its exit status
 #   fresh_root_share_ccache DIR    ccache and ninja inside, this machine's ccache folder shared
-#   fresh_root_cached COMMAND      COMMAND with its CMake builds through ccache
+#   FRESH_ROOT_CCACHE_ENV          a command's prefix: its CMake builds through ccache
 #   fresh_root_remove DIR          end every process inside, unmount, delete (safe to repeat)
 
 # The apt sources files of Debian's own archive on this machine (the ones signed by Debian's
@@ -69,7 +69,7 @@ fresh_root_run() {
 # earlier build or CI run compiled: the root is made from the same apt sources, so its compiler
 # and headers are the same. A machine without ccache keeps CI's cache in FRESH_ROOT_CCACHE.
 # Neither tool is one the project needs: setup.sh installs every package it builds with, and its
-# builds use neither unless told (fresh_root_cached).
+# builds use neither unless told (FRESH_ROOT_CCACHE_ENV).
 FRESH_ROOT_CCACHE=/var/cache/comops-ci/ccache
 fresh_root_share_ccache() {
   local dir=$1 cache=$FRESH_ROOT_CCACHE
@@ -80,12 +80,10 @@ fresh_root_share_ccache() {
   mount --bind "$cache" "$dir/root/.cache/ccache"
 }
 
-# COMMAND, prefixed so that the CMake builds it configures compile through ccache (CMake reads
+# The prefix of a command whose CMake builds compile through ccache (CMake reads
 # CMAKE_<LANG>_COMPILER_LAUNCHER from the environment), paths relative to the checkout so that
 # another checkout of the same sources hits.
-fresh_root_cached() {
-  echo "export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/root/comops; $1"
-}
+FRESH_ROOT_CCACHE_ENV="export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/root/comops; "
 
 # The processes whose root directory is DIR (or below it).
 fresh_root_processes() {

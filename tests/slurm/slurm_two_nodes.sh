@@ -53,8 +53,9 @@ np=$((2 * tpn))
 args=(--backend=mpi,swcc --op=pingpong,broadcast,reduce --sizes=8,64K --np=$np --np-bytes=64K
       --no-limits -r 2 --progress=never)
 rc=0
-# The rows in MODE's results file (rewritten after every point), 0 when it has none; a whole run
-# writes 16: 2 backends x 3 ops x 2 sizes, the ping-pongs once intra-node and once across.
+# A whole run's rows: 2 backends x 3 ops x 2 sizes, the ping-pongs once intra-node and once across.
+whole=16
+# The rows in MODE's results file (rewritten after every point), 0 when it has none.
 rows() {
   /usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' \
     "$COMOPS_TEST_DIR/$1.json" 2>/dev/null || echo 0
@@ -67,10 +68,10 @@ report() {
   if (($2 == 124)); then
     local n
     n=$(rows "$1")
-    if ((n == 16)); then
-      echo "$1: all 16 rows written, then a rank did not leave MPI_Finalize within the time limit"
+    if ((n == whole)); then
+      echo "$1: all $whole rows written, then a rank did not leave MPI_Finalize within the time limit"
     else
-      echo "$1: $n of 16 rows written when the time limit ended the run"
+      echo "$1: $n of $whole rows written when the time limit ended the run"
     fi
   fi
   tail -n 15 "$COMOPS_TEST_DIR/$1.txt"
